@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * Builds FerretDB 1.24.2 (SQLite backend) from the Go module proxy into .tools/ once, and prints its path.
+ * Used by `npm install` (postinstall, --if-needed) and by the embedded-database launcher.
+ * Plain JavaScript because it runs before TypeScript is compiled.
+ *
+ * Why not `go install …@v1.24.2`: the module lacks the generated build/version/version.txt and the binary
+ * panics at start-up, so we build from the downloaded module source with that file added.
+ */
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const VERSION = 'v1.24.2';
+const MODULE = 'github.com/FerretDB/FerretDB';
+const root = path.resolve(__dirname, '..');
+const target = path.join(root, '.tools', `ferretdb-${VERSION}`, 'ferretdb');
+
+function onPath(command) {
+  const dirs = (process.env.PATH || '').split(path.delimiter);
+  return dirs.some((dir) => dir && fs.existsSync(path.join(dir, command)));
+}
+
+function build() {
+  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' };
+  const info = JSON.parse(
+    execFileSync('go', ['mod', 'download', '-json', `${MODULE}@${VERSION}`], { env, encoding: 'utf8' }),
+  );
+  if (!info.Dir) throw new Error(`go mod download gave no directory: ${info.Error || 'unknown error'}`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-ferretdb-'));
+  try {
+    const src = path.join(work, 'src');
+    fs.cpSync(info.Dir, src, { recursive: true });
+    fs.chmodSync(src, 0o755);
+    for (const entry of fs.readdirSync(src, { recursive: true })) {
+      const file = path.join(src, entry);
+      fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
+    }
+    fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), VERSION);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const partial = `${target}.${process.pid}.partial`;
+    execFileSync('go', ['build', '-o', partial, './cmd/ferretdb'], {
+      cwd: src,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    fs.renameSync(partial, target);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function main() {
+  const ifNeeded = process.argv.includes('--if-needed');
+  if (fs.existsSync(target)) {
+    process.stdout.write(`${target}\n`);
+    return;
+  }
+  if (ifNeeded && (process.env.MONGODB_URI || onPath('mongod'))) {
+    process.stderr.write('tally: a MongoDB server is available; skipping the FerretDB build\n');
+    return;
+  }
+  if (!onPath('go')) {
+    const message =
+      'tally: Go is not installed, so the embedded FerretDB cannot be built; set MONGODB_URI or install mongod';
+    if (ifNeeded) {
+      process.stderr.write(`${message}\n`);
+      return;
+    }
+    throw new Error(message);
+  }
+  process.stderr.write(
+    `tally: building FerretDB ${VERSION} into ${path.relative(root, target)} (first run only, about 2 minutes)\n`,
+  );
+  build();
+  process.stdout.write(`${target}\n`);
+}
+
+module.exports = { target, VERSION };
+
+if (require.main === module) {
+  try {
+    main();
+  } catch (error) {
+    process.stderr.write(`tally: FerretDB build failed: ${error.message}\n`);
+    process.exit(process.argv.includes('--if-needed') ? 0 : 1);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Reads and validates every environment variable once, at start-up, into one typed object.
+ * Downstream code trusts the result and never reads process.env itself.
+ */
+import { ConfigError } from './ConfigError';
+
+export type NodeEnv = 'development' | 'production' | 'test';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
+
+export interface Config {
+  readonly nodeEnv: NodeEnv;
+  readonly host: string;
+  readonly port: number;
+  /** Undefined means: start an embedded MongoDB-compatible server. */
+  readonly mongodbUri: string | undefined;
+  readonly mongodbDb: string;
+  readonly embeddedEngine: EmbeddedEngine;
+  /** Where the embedded server keeps its files; undefined means a temporary directory removed on exit. */
+  readonly embeddedDataDir: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly introspection: boolean;
+  readonly playground: boolean;
+  readonly includeStacktrace: boolean;
+  readonly shutdownTimeoutMs: number;
+  readonly ingest: IngestConfig;
+  readonly query: QueryConfig;
+}
+
+export interface IngestConfig {
+  /** Largest `recordHits` batch accepted. */
+  readonly maxBatchSize: number;
+  /** Largest `count` of one HitInput. */
+  readonly maxCount: number;
+  /** How far in the future `at` may be, for clients whose clocks run ahead. */
+  readonly maxClockSkewMs: number;
+  /** How long concurrent single hits wait to be written together. */
+  readonly flushIntervalMs: number;
+  /** Flushes in flight at once (forced to 1 on FerretDB). */
+  readonly flushConcurrency: number;
+  /** `w` of the write concern; undefined keeps the server's default. */
+  readonly writeConcern: string | number | undefined;
+  readonly preallocate: boolean;
+}
+
+export interface QueryConfig {
+  /** Largest number of buckets one series may return. */
+  readonly maxBuckets: number;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const NODE_ENVS: readonly NodeEnv[] = ['development', 'production', 'test'];
+const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
+  const dev = nodeEnv !== 'production';
+  return {
+    nodeEnv,
+    host: nonEmpty(env, 'HOST', '127.0.0.1'),
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    mongodbUri: optionalUri(env, 'MONGODB_URI'),
+    mongodbDb: databaseName(env, 'MONGODB_DB', 'tally'),
+    embeddedEngine: oneOf(env, 'TALLY_EMBEDDED_ENGINE', ENGINES, 'auto'),
+    embeddedDataDir: env.TALLY_DATA_DIR === '' ? undefined : (env.TALLY_DATA_DIR ?? './data'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    introspection: boolean(env, 'GRAPHQL_INTROSPECTION', dev),
+    playground: boolean(env, 'GRAPHQL_PLAYGROUND', dev),
+    includeStacktrace: boolean(env, 'GRAPHQL_STACKTRACE', false),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 600_000),
+    ingest: {
+      maxBatchSize: integer(env, 'INGEST_MAX_BATCH', 10_000, 1, 1_000_000),
+      maxCount: integer(env, 'INGEST_MAX_COUNT', 1_000_000, 1, Number.MAX_SAFE_INTEGER),
+      maxClockSkewMs: integer(env, 'INGEST_MAX_CLOCK_SKEW_MS', 300_000, 0, 86_400_000),
+      flushIntervalMs: integer(env, 'INGEST_FLUSH_INTERVAL_MS', 5, 0, 10_000),
+      flushConcurrency: integer(env, 'INGEST_FLUSH_CONCURRENCY', 4, 1, 256),
+      writeConcern: writeConcern(env, 'MONGODB_WRITE_CONCERN'),
+      preallocate: boolean(env, 'PREALLOCATE', false),
+    },
+    query: {
+      maxBuckets: integer(env, 'QUERY_MAX_BUCKETS', 10_000, 1, 1_000_000),
+    },
+  };
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(name, `one of ${allowed.join(', ')}`, raw);
+}
+
+function nonEmpty(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw.trim() !== raw) throw new ConfigError(name, 'a value without surrounding spaces', raw);
+  return raw;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `an integer from ${min} to ${max}`, raw);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, 'true, false, 1 or 0', raw);
+}
+
+function optionalUri(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^mongodb(\+srv)?:\/\/.+/.test(raw)) {
+    throw new ConfigError(name, 'a mongodb:// or mongodb+srv:// connection string', raw);
+  }
+  return raw;
+}
+
+function databaseName(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  // MongoDB forbids these characters in database names; FerretDB is stricter still.
+  if (!/^[A-Za-z0-9_-]{1,63}$/.test(raw)) {
+    throw new ConfigError(name, '1 to 63 letters, digits, "_" or "-"', raw);
+  }
+  return raw;
+}
+
+function writeConcern(env: Env, name: string): string | number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw === 'majority') return raw;
+  throw new ConfigError(name, 'a number of nodes or "majority"', raw);
+}

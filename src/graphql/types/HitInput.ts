@@ -1,0 +1,21 @@
+import { Field, InputType, Int } from 'type-graphql';
+import { DateTimeScalar } from '../scalars/DateTimeScalar';
+
+@InputType({ description: 'One or more hits on one page at one instant.' })
+export class HitInput {
+  @Field({
+    description: 'Site identifier, e.g. "example.com": 1–253 characters, no "/", whitespace or control characters.',
+  })
+  site!: string;
+
+  @Field({
+    description: 'URL path starting with "/", at most 2,048 characters, no control characters. Compared exactly.',
+  })
+  page!: string;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When the hits happened; defaults to the server clock.' })
+  at?: Date | null;
+
+  @Field(() => Int, { defaultValue: 1, description: 'How many hits; a positive integer up to INGEST_MAX_COUNT.' })
+  count!: number;
+}

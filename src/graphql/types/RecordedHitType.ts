@@ -1,0 +1,17 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { DateTimeScalar } from '../scalars/DateTimeScalar';
+
+@ObjectType('RecordedHit', { description: 'A hit as stored, after the database acknowledged it.' })
+export class RecordedHitType {
+  @Field({ description: 'The site.' })
+  site!: string;
+
+  @Field({ description: 'The page.' })
+  page!: string;
+
+  @Field(() => DateTimeScalar, { description: 'The instant counted (the server clock when `at` was omitted).' })
+  at!: Date;
+
+  @Field(() => Int, { description: 'Hits counted.' })
+  count!: number;
+}

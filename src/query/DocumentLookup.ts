@@ -1,0 +1,8 @@
+/** The documents fetched for one series, by period start: what fillSeries reads counters from. */
+import type { DailyStatsDocument } from '../store/dailyStats';
+import type { MonthlyStatsDocument } from '../store/monthlyStats';
+
+export interface DocumentLookup {
+  daily(dayStart: number): DailyStatsDocument | undefined;
+  monthly(monthStart: number): MonthlyStatsDocument | undefined;
+}

@@ -1,0 +1,100 @@
+/**
+ * `stats.daily`: one document per site, page and UTC day, in the seed's shape:
+ * `{ metadata: {date, site, page}, daily, hourly: {"0".."23"}, minute: {"0".."23": {"0".."59"}} }`.
+ * Minutes are nested by hour (the seed's intra-document hierarchy) so a minute chart can project one hour.
+ */
+import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
+import type { Hit } from '../ingest/Hit';
+import { dayKey, startOfDay } from '../time/buckets';
+import { hitParts } from '../time/hitParts';
+import { documentId } from './documentId';
+import type { PendingUpdates } from './PendingUpdates';
+import { shardTargetedFilter } from './PendingUpdates';
+import type { SeriesDocumentRange } from './SeriesDocumentRange';
+
+export const DAILY_COLLECTION = 'stats.daily';
+
+export interface DailyStatsDocument {
+  _id: string;
+  metadata: { date: Date; site: string; page: string };
+  daily?: number;
+  hourly?: Record<string, number>;
+  minute?: Record<string, Record<string, number>>;
+}
+
+/** What a read needs from daily documents: the hourly counters, or the minutes of some hours. */
+export type DailyFields =
+  { readonly kind: 'hourly' } | { readonly kind: 'minute'; readonly hours: ReadonlySet<number> };
+
+export const dailyIndexes = [
+  { key: { 'metadata.site': 1, 'metadata.page': 1, 'metadata.date': 1 }, name: 'site_page_date' },
+] as const;
+
+export function dailyCollection(db: Db): Collection<DailyStatsDocument> {
+  return db.collection<DailyStatsDocument>(DAILY_COLLECTION);
+}
+
+export function dailyDocumentId(site: string, page: string, dayMs: number): string {
+  return documentId(dayKey(dayMs), site, page);
+}
+
+export function addHitToDaily(pending: PendingUpdates, hit: Hit): void {
+  const parts = hitParts(hit.at);
+  const key = {
+    id: dailyDocumentId(hit.site, hit.page, parts.day),
+    site: hit.site,
+    page: hit.page,
+    date: new Date(parts.day),
+  };
+  pending.add(key, 'daily', hit.count);
+  pending.add(key, `hourly.${parts.hourOfDay}`, hit.count);
+  pending.add(key, `minute.${parts.hourOfDay}.${parts.minuteOfHour}`, hit.count);
+}
+
+/** A zero-filled day: created if missing, never touching a document that exists. */
+export function preallocatedDaily(site: string, page: string, dayMs: number): AnyBulkWriteOperation<Document> {
+  const day = startOfDay(dayMs);
+  const hourly: Record<string, number> = {};
+  const minute: Record<string, Record<string, number>> = {};
+  for (let h = 0; h < 24; h++) {
+    hourly[h] = 0;
+    const minutes: Record<string, number> = {};
+    for (let m = 0; m < 60; m++) minutes[m] = 0;
+    minute[h] = minutes;
+  }
+  const key = { id: dailyDocumentId(site, page, day), site, page, date: new Date(day) };
+  return {
+    updateOne: {
+      filter: shardTargetedFilter(key),
+      update: { $setOnInsert: { 'metadata.date': key.date, daily: 0, hourly, minute } },
+      upsert: true,
+    },
+  };
+}
+
+export function dailyProjection(fields: DailyFields): Document {
+  const projection: Document = { _id: 0, metadata: 1 };
+  if (fields.kind === 'hourly') projection.hourly = 1;
+  else for (const hour of fields.hours) projection[`minute.${hour}`] = 1;
+  return projection;
+}
+
+/** One find for many series: an `$or` of (site, page, date range) clauses, each served by the index. */
+export async function findDaily(
+  collection: Collection<DailyStatsDocument>,
+  ranges: readonly SeriesDocumentRange[],
+  fields: DailyFields,
+): Promise<DailyStatsDocument[]> {
+  if (ranges.length === 0) return [];
+  return collection
+    .find({ $or: ranges.map(rangeClause) }, { projection: dailyProjection(fields) })
+    .toArray() as Promise<DailyStatsDocument[]>;
+}
+
+export function rangeClause(range: SeriesDocumentRange): Document {
+  return {
+    'metadata.site': range.site,
+    'metadata.page': range.page,
+    'metadata.date': { $gte: new Date(range.first), $lte: new Date(range.last) },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Starts a real mongod through mongodb-memory-server: the one on PATH, or one it downloads (machines with
+ * internet). A failed download is remembered for a day so offline machines do not pay for it on every start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { MongoMemoryServer } from 'mongodb-memory-server-core';
+import type { Logger } from '../../logging/createLogger';
+import type { EmbeddedDatabase } from './EmbeddedDatabase';
+import { projectRoot } from '../../projectRoot';
+
+const DOWNLOAD_RETRY_MS = 24 * 60 * 60 * 1000;
+
+export function mongodOnPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'mongod');
+    if (dir && fs.existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function failureMarker(): string {
+  return path.join(projectRoot(), '.tools', 'mongod-download-failed');
+}
+
+export function mongodRecentlyUnavailable(now: number): boolean {
+  try {
+    return now - fs.statSync(failureMarker()).mtimeMs < DOWNLOAD_RETRY_MS;
+  } catch {
+    return false;
+  }
+}
+
+export async function startMongod(options: { dataDir: string | undefined; logger: Logger }): Promise<EmbeddedDatabase> {
+  const systemBinary = mongodOnPath();
+  const dbPath = options.dataDir === undefined ? undefined : path.resolve(options.dataDir, 'mongod');
+  if (dbPath) fs.mkdirSync(dbPath, { recursive: true });
+  let server: MongoMemoryServer;
+  try {
+    server = await MongoMemoryServer.create({
+      instance: { ip: '127.0.0.1', ...(dbPath ? { dbPath, storageEngine: 'wiredTiger' as const } : {}) },
+      ...(systemBinary ? { binary: { systemBinary } } : {}),
+    });
+  } catch (error) {
+    if (!systemBinary) {
+      fs.mkdirSync(path.dirname(failureMarker()), { recursive: true });
+      fs.writeFileSync(failureMarker(), String(error instanceof Error ? error.message : error));
+    }
+    throw error;
+  }
+  options.logger.info({ uri: server.getUri(), dbPath: dbPath ?? '(temporary)' }, 'embedded mongod started');
+  return {
+    uri: server.getUri(),
+    engine: 'mongod',
+    async stop() {
+      // Keep a persistent dbPath's files: `npm start` data must survive a restart.
+      await server.stop({ doCleanup: dbPath === undefined, force: false });
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * `stats.monthly`: one document per site, page and UTC month: `{ metadata: {date, site, page}, daily: {"1".."31"} }`.
+ * DAY, WEEK and MONTH series read these, so a 90-day chart costs about three documents, not ninety.
+ */
+import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
+import type { Hit } from '../ingest/Hit';
+import { daysInMonth, monthKey, startOfMonth } from '../time/buckets';
+import { hitParts } from '../time/hitParts';
+import { documentId } from './documentId';
+import type { PendingUpdates } from './PendingUpdates';
+import { shardTargetedFilter } from './PendingUpdates';
+import { rangeClause } from './dailyStats';
+import type { SeriesDocumentRange } from './SeriesDocumentRange';
+
+export const MONTHLY_COLLECTION = 'stats.monthly';
+
+export interface MonthlyStatsDocument {
+  _id: string;
+  metadata: { date: Date; site: string; page: string };
+  daily?: Record<string, number>;
+}
+
+export const monthlyIndexes = [
+  { key: { 'metadata.site': 1, 'metadata.page': 1, 'metadata.date': 1 }, name: 'site_page_date' },
+] as const;
+
+export function monthlyCollection(db: Db): Collection<MonthlyStatsDocument> {
+  return db.collection<MonthlyStatsDocument>(MONTHLY_COLLECTION);
+}
+
+export function monthlyDocumentId(site: string, page: string, monthMs: number): string {
+  return documentId(monthKey(monthMs), site, page);
+}
+
+export function addHitToMonthly(pending: PendingUpdates, hit: Hit): void {
+  const parts = hitParts(hit.at);
+  const key = {
+    id: monthlyDocumentId(hit.site, hit.page, parts.month),
+    site: hit.site,
+    page: hit.page,
+    date: new Date(parts.month),
+  };
+  pending.add(key, `daily.${parts.dayOfMonth}`, hit.count);
+}
+
+/** A zero-filled month with exactly the days it has. */
+export function preallocatedMonthly(site: string, page: string, dayMs: number): AnyBulkWriteOperation<Document> {
+  const month = startOfMonth(dayMs);
+  const daily: Record<string, number> = {};
+  for (let d = 1; d <= daysInMonth(month); d++) daily[d] = 0;
+  const key = { id: monthlyDocumentId(site, page, month), site, page, date: new Date(month) };
+  return {
+    updateOne: {
+      filter: shardTargetedFilter(key),
+      update: { $setOnInsert: { 'metadata.date': key.date, daily } },
+      upsert: true,
+    },
+  };
+}
+
+export async function findMonthly(
+  collection: Collection<MonthlyStatsDocument>,
+  ranges: readonly SeriesDocumentRange[],
+): Promise<MonthlyStatsDocument[]> {
+  if (ranges.length === 0) return [];
+  return collection
+    .find({ $or: ranges.map(rangeClause) }, { projection: { _id: 0, metadata: 1, daily: 1 } })
+    .toArray() as Promise<MonthlyStatsDocument[]>;
+}

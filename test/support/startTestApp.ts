@@ -1,0 +1,56 @@
+/** Starts a whole tally instance on a free port against the test server, with a fresh database. */
+import { startApp } from '../../src/app';
+import type { App } from '../../src/app';
+import { loadConfig } from '../../src/config/loadConfig';
+import { createLogger } from '../../src/logging/createLogger';
+import { testDatabaseName, testMongoUri } from './testDatabase';
+
+export interface TestApp extends App {
+  /** POSTs a GraphQL operation and returns the HTTP status and parsed body. */
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ status: number; body: { data?: T | null; errors?: GraphQLErrorBody[] } }>;
+  metric(name: string, labels: Record<string, string>): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface GraphQLErrorBody {
+  message: string;
+  path?: Array<string | number>;
+  extensions?: { code?: string; reason?: string; field?: string };
+}
+
+export async function startTestApp(
+  label: string,
+  env: Record<string, string> = {},
+  clock?: () => number,
+): Promise<TestApp> {
+  const dbName = testDatabaseName(label);
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', MONGODB_URI: testMongoUri(), MONGODB_DB: dbName, ...env });
+  const app = await startApp(config, createLogger({ level: 'silent', nodeEnv: 'test' }), clock);
+  const graphqlUrl = `${app.url}/graphql`;
+  return {
+    ...app,
+    async graphql(query, variables) {
+      const response = await fetch(graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: (await response.json()) as never };
+    },
+    async metric(name, labels) {
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      const wanted = Object.entries(labels)
+        .map(([k, v]) => `${k}="${v}"`)
+        .join(',');
+      const line = text.split('\n').find((l) => l.startsWith(`${name}{${wanted}}`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    },
+    async stop() {
+      await app.database.db.dropDatabase().catch(() => undefined);
+      await app.close();
+    },
+  };
+}
