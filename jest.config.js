@@ -8,6 +8,7 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': tsJest },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 60000,
 };
 
 module.exports = {
@@ -15,14 +16,16 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/globalSetup.ts',
   globalTeardown: '<rootDir>/test/support/globalTeardown.ts',
   maxWorkers: 2,
+  // Integration and end-to-end tests talk to a real server on a 2-core machine: generous, never a timing assertion.
+  testTimeout: 60000,
+  reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      testTimeout: 60000,
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 60000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
 };

@@ -8,15 +8,23 @@ import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
 import { GroupCommitter } from './ingest/GroupCommitter';
 import { HitIngest } from './ingest/HitIngest';
-import { PreallocationPlanner } from './ingest/PreallocationPlanner';
+import { ImpressionIngest } from './ingest/ImpressionIngest';
+import { SerialQueue } from './ingest/SerialQueue';
+import { HOURLY_SCHEDULE, PreallocationPlanner } from './ingest/PreallocationPlanner';
 import { startPreallocationTicker } from './ingest/startPreallocationTicker';
 import type { Logger } from './logging/createLogger';
 import { createMetrics } from './metrics/createMetrics';
+import { LiveSeriesHub } from './query/LiveSeriesHub';
 import { readVersion } from './readVersion';
 import { createHttpServer } from './server/createHttpServer';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
+import { CounterBatch } from './store/CounterBatch';
 import { CounterStore } from './store/CounterStore';
+import { startSecondsSweeper } from './store/secondsRetention';
+import { HOUR_MS } from './time/buckets';
+import { ImpressionStore } from './store/ImpressionStore';
+import { ImpressionQueries } from './query/ImpressionQueries';
 import { startEmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 
@@ -29,6 +37,10 @@ export interface App {
 
 const MAX_PENDING_DOCUMENTS = 5_000;
 const MAX_TRACKED_PAGES = 1_000_000;
+/** Where the server has no TTL indexes, expired second-level documents are deleted this often. */
+const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Live subscriptions re-read their series this often: at most one message per second per series. */
+const LIVE_POLL_INTERVAL_MS = 1_000;
 
 export async function startApp(config: Config, logger: Logger, clock: () => number = Date.now): Promise<App> {
   const metrics = createMetrics();
@@ -49,27 +61,77 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     logger,
     onCommand: (command) => metrics.mongodbCommands.inc({ command }),
   });
-  const counters = new CounterStore(database, { writeConcern: config.ingest.writeConcern });
+  const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
+  const counters = new CounterStore(database, {
+    writeConcern: config.ingest.writeConcern,
+    secondsRetentionMs,
+    logger,
+  });
   await counters.ensureIndexes();
+  const secondsRetention = config.seconds.enabled ? await counters.ensureSecondsIndexes() : undefined;
+  const sweeper =
+    secondsRetention === 'sweep'
+      ? startSecondsSweeper({
+          sweep: (now) => counters.sweepSeconds(now),
+          clock,
+          logger,
+          intervalMs: SECONDS_SWEEP_INTERVAL_MS,
+        })
+      : undefined;
+  const impressionStore = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
+  await impressionStore.ensureIndexes();
 
   const committer = new GroupCommitter((batch) => counters.write(batch), {
     intervalMs: config.ingest.flushIntervalMs,
     concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
     maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+    newBatch: config.seconds.enabled
+      ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
+      : undefined,
   });
   const planner = config.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
-  const ticker = planner ? startPreallocationTicker({ planner, store: counters, clock, logger }) : undefined;
+  const ticker = planner
+    ? startPreallocationTicker({
+        planner,
+        preallocate: (pages, day) => counters.preallocate(pages.map((page) => ({ ...page, day }))),
+        what: 'tomorrow',
+        clock,
+        logger,
+      })
+    : undefined;
+  const secondsPlanner =
+    config.seconds.enabled && config.seconds.preallocate
+      ? new PreallocationPlanner(MAX_TRACKED_PAGES, HOURLY_SCHEDULE)
+      : undefined;
+  const secondsTicker = secondsPlanner
+    ? startPreallocationTicker({
+        planner: secondsPlanner,
+        preallocate: (pages, hour) => counters.preallocateSeconds(pages.map((page) => ({ ...page, hour }))),
+        what: "next hour's second-level minutes",
+        clock,
+        logger,
+      })
+    : undefined;
+  const live = new LiveSeriesHub(counters, { clock, logger, intervalMs: LIVE_POLL_INTERVAL_MS });
   const services: Services = {
     version: readVersion(),
     engine: database.engine,
     databaseName: config.mongodbDb,
-    ingest: new HitIngest({ committer, planner, clock, limits: config.ingest }),
+    ingest: new HitIngest({ committer, planner, secondsPlanner, clock, limits: config.ingest }),
     counters,
     seriesReader: counters,
-    seriesLimits: config.query,
+    seriesLimits: { ...config.query, secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined },
+    clock,
+    live,
+    impressions: new ImpressionIngest({
+      writer: impressionStore,
+      limits: config.impressions,
+      queue: database.engine.requiresSingleWriter ? new SerialQueue() : undefined,
+    }),
+    impressionQueries: new ImpressionQueries(impressionStore, config.impressions),
   };
 
-  const { app } = await createHttpServer({
+  const { app, subscriptions } = await createHttpServer({
     schema: buildSchema(),
     context: async () => createContext(services),
     metrics,
@@ -89,8 +151,13 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     database,
     close() {
       closing ??= (async () => {
+        // WebSockets first: their subscriptions end, then nothing holds the HTTP server open.
+        await subscriptions.close();
+        live.close();
         await app.close();
         ticker?.stop();
+        secondsTicker?.stop();
+        sweeper?.stop();
         await committer.drain();
         await database.close();
         await embedded?.stop();

@@ -25,6 +25,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly ingest: IngestConfig;
   readonly query: QueryConfig;
+  readonly seconds: SecondsConfig;
+  readonly impressions: ImpressionsConfig;
 }
 
 export interface IngestConfig {
@@ -46,6 +48,25 @@ export interface IngestConfig {
 export interface QueryConfig {
   /** Largest number of buckets one series may return. */
   readonly maxBuckets: number;
+}
+
+/** Second-level series (stats.seconds): recent data only, expired after the retention window. */
+export interface SecondsConfig {
+  /** Count every hit in its second too (one more document update per flush). */
+  readonly enabled: boolean;
+  /** Preallocate the next hour's minute documents of active pages (default: as PREALLOCATE). */
+  readonly preallocate: boolean;
+  readonly retentionHours: number;
+}
+
+/** Impression counters (impressions.pairs and impressions.items). */
+export interface ImpressionsConfig {
+  /** Largest `recordImpressions` batch; at most 100,000 so each collection's bulkWrite stays one command. */
+  readonly maxBatchSize: number;
+  /** Largest `count` of one ImpressionInput (a GraphQL Int, so at most 2^31 - 1). */
+  readonly maxCount: number;
+  /** Largest `first` of an impression connection. */
+  readonly maxPageSize: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -81,6 +102,16 @@ export function loadConfig(env: Env = process.env): Config {
     },
     query: {
       maxBuckets: integer(env, 'QUERY_MAX_BUCKETS', 10_000, 1, 1_000_000),
+    },
+    seconds: {
+      enabled: boolean(env, 'SECONDS_ENABLED', true),
+      preallocate: boolean(env, 'SECONDS_PREALLOCATE', boolean(env, 'PREALLOCATE', false)),
+      retentionHours: integer(env, 'SECONDS_RETENTION_HOURS', 48, 1, 8760),
+    },
+    impressions: {
+      maxBatchSize: integer(env, 'IMPRESSIONS_MAX_BATCH', 10_000, 1, 100_000),
+      maxCount: integer(env, 'IMPRESSIONS_MAX_COUNT', 1_000_000, 1, 2_147_483_647),
+      maxPageSize: integer(env, 'IMPRESSIONS_MAX_PAGE', 100, 1, 1_000),
     },
   };
 }

@@ -1,5 +1,8 @@
 /** The use-cases resolvers call; built once per process and shared by every request. */
 import type { HitIngest } from '../ingest/HitIngest';
+import type { ImpressionIngest } from '../ingest/ImpressionIngest';
+import type { ImpressionQueries } from '../query/ImpressionQueries';
+import type { LiveSeriesHub } from '../query/LiveSeriesHub';
 import type { SeriesLimits } from '../query/parseSeriesRequest';
 import type { SeriesReader } from '../query/SeriesReader';
 import type { EngineInfo } from '../store/EngineInfo';
@@ -13,4 +16,10 @@ export interface Services {
   readonly counters: CounterStore;
   readonly seriesReader: SeriesReader;
   readonly seriesLimits: SeriesLimits;
+  /** The server clock (resolvers pass `clock()` to the pure request parsers). */
+  readonly clock: () => number;
+  /** Live series for subscriptions, polled from the database. */
+  readonly live: LiveSeriesHub;
+  readonly impressions: ImpressionIngest;
+  readonly impressionQueries: ImpressionQueries;
 }

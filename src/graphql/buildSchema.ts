@@ -2,18 +2,42 @@
 import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
+import type { PubSub } from 'type-graphql';
 import { HitResolver } from './resolvers/HitResolver';
+import { ImpressionResolver } from './resolvers/ImpressionResolver';
+import { PageStatsLiveResolver } from './resolvers/PageStatsLiveResolver';
 import { PageStatsResolver } from './resolvers/PageStatsResolver';
 import { PreallocateResolver } from './resolvers/PreallocateResolver';
 import { ServerInfoResolver } from './resolvers/ServerInfoResolver';
 import { DateTimeScalar } from './scalars/DateTimeScalar';
 
-export const resolvers = [ServerInfoResolver, HitResolver, PageStatsResolver, PreallocateResolver] as const;
+export const resolvers = [
+  ServerInfoResolver,
+  HitResolver,
+  PageStatsResolver,
+  PageStatsLiveResolver,
+  PreallocateResolver,
+  ImpressionResolver,
+] as const;
+
+/**
+ * type-graphql insists on a PubSub once any @Subscription exists, even when every subscription brings its own
+ * `subscribe` (ours read the database, see LiveSeriesHub): this one refuses use.
+ */
+const noPubSub: PubSub = {
+  publish() {
+    throw new Error('tally publishes no events: subscriptions poll the database');
+  },
+  subscribe() {
+    throw new Error('tally publishes no events: subscriptions poll the database');
+  },
+};
 
 export function buildSchema(): GraphQLSchema {
   return buildSchemaSync({
     resolvers,
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+    pubSub: noPubSub,
     validate: false,
   });
 }

@@ -16,10 +16,12 @@ export interface GroupCommitterOptions {
   readonly concurrency: number;
   /** A pending batch touching this many documents is flushed without waiting for the interval. */
   readonly maxPendingDocuments: number;
+  /** Opens an empty batch (it may need the clock, e.g. for the second-level retention window). */
+  readonly newBatch?: (() => CounterBatch) | undefined;
 }
 
 export class GroupCommitter {
-  private pending = new CounterBatch();
+  private pending: CounterBatch;
   private waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
@@ -28,11 +30,15 @@ export class GroupCommitter {
   constructor(
     private readonly write: (batch: CounterBatch) => Promise<void>,
     private readonly options: GroupCommitterOptions,
-  ) {}
+  ) {
+    this.pending = this.newBatch();
+  }
 
   /** Resolves once a write holding every one of `hits` is acknowledged. `urgent` skips the wait. */
   submit(hits: readonly Hit[], urgent = false): Promise<void> {
     if (hits.length === 0) return Promise.resolve();
+    // A batch is opened by its first hit, so its notion of "now" is at most one flush interval old.
+    if (this.pending.hits === 0) this.pending = this.newBatch();
     for (const hit of hits) this.pending.add(hit);
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     if (urgent || this.options.intervalMs === 0 || this.pending.documents >= this.options.maxPendingDocuments) {
@@ -51,6 +57,10 @@ export class GroupCommitter {
     }
   }
 
+  private newBatch(): CounterBatch {
+    return this.options.newBatch ? this.options.newBatch() : new CounterBatch();
+  }
+
   private startFlush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -59,7 +69,7 @@ export class GroupCommitter {
     if (this.waiters.length === 0 || this.inFlight >= this.options.concurrency) return;
     const batch = this.pending;
     const waiters = this.waiters;
-    this.pending = new CounterBatch();
+    this.pending = this.newBatch();
     this.waiters = [];
     this.inFlight += 1;
     this.write(batch)

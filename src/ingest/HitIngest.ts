@@ -10,6 +10,8 @@ export interface HitIngestDeps {
   readonly clock: () => number;
   /** Absent when preallocation is switched off. */
   readonly planner?: PreallocationPlanner | undefined;
+  /** The next hour's second-level minutes; absent when switched off. */
+  readonly secondsPlanner?: PreallocationPlanner | undefined;
 }
 
 export class HitIngest {
@@ -19,6 +21,7 @@ export class HitIngest {
     const now = this.deps.clock();
     const hit = parseHit(input, { now, limits: this.deps.limits });
     this.deps.planner?.noteHit(hit.site, hit.page, now);
+    this.deps.secondsPlanner?.noteHit(hit.site, hit.page, now);
     await this.deps.committer.submit([hit]);
     return hit;
   }
@@ -27,7 +30,9 @@ export class HitIngest {
   async recordHits(inputs: readonly HitInputFields[]): Promise<{ accepted: number; total: number }> {
     const now = this.deps.clock();
     const hits = parseHitBatch(inputs, { now, limits: this.deps.limits });
-    if (this.deps.planner) for (const hit of hits) this.deps.planner.noteHit(hit.site, hit.page, now);
+    for (const planner of [this.deps.planner, this.deps.secondsPlanner]) {
+      if (planner) for (const hit of hits) planner.noteHit(hit.site, hit.page, now);
+    }
     await this.deps.committer.submit(hits, true);
     return { accepted: hits.length, total: hits.reduce((sum, hit) => sum + hit.count, 0) };
   }

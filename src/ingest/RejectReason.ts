@@ -1,4 +1,4 @@
-/** Why a hit was refused: a closed list, sent to clients as `extensions.reason`. */
+/** Why a hit or an impression was refused: a closed list, sent to clients as `extensions.reason`. */
 export enum RejectReason {
   SITE_EMPTY = 'SITE_EMPTY',
   SITE_TOO_LONG = 'SITE_TOO_LONG',
@@ -13,4 +13,8 @@ export enum RejectReason {
   COUNT_NOT_POSITIVE_INTEGER = 'COUNT_NOT_POSITIVE_INTEGER',
   COUNT_TOO_LARGE = 'COUNT_TOO_LARGE',
   BATCH_TOO_LARGE = 'BATCH_TOO_LARGE',
+  /** Impressions: a userId or itemId that is empty, too long, or holds control characters. */
+  ID_EMPTY = 'ID_EMPTY',
+  ID_TOO_LONG = 'ID_TOO_LONG',
+  ID_HAS_CONTROL = 'ID_HAS_CONTROL',
 }

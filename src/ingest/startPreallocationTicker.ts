@@ -1,33 +1,37 @@
-/** Once a minute, preallocates tomorrow's documents for the pages whose slot has come (see PreallocationPlanner). */
+/**
+ * Once a minute, preallocates the next period's documents for the pages whose slot has come (see
+ * PreallocationPlanner): tomorrow's daily and monthly documents, or the next hour's second-level minutes.
+ */
 import type { Logger } from '../logging/createLogger';
-import type { CounterStore } from '../store/CounterStore';
-import { tomorrow } from './PreallocationPlanner';
-import type { PreallocationPlanner } from './PreallocationPlanner';
+import type { PageRef, PreallocationPlanner } from './PreallocationPlanner';
 
 const TICK_MS = 60_000;
 const CHUNK = 500;
 
 export function startPreallocationTicker(options: {
   planner: PreallocationPlanner;
-  store: CounterStore;
+  /** Creates the zero-filled documents of `pages` for the period starting at `periodStart`; idempotent. */
+  preallocate: (pages: PageRef[], periodStart: number) => Promise<void>;
+  /** What is preallocated, for the logs ("tomorrow", "next hour's seconds"). */
+  what: string;
   clock: () => number;
   logger: Logger;
   tickMs?: number;
 }): { stop(): void; tick(): Promise<number> } {
-  const { planner, store, clock, logger } = options;
+  const { planner, preallocate, what, clock, logger } = options;
   const tick = async (): Promise<number> => {
     const now = clock();
     const due = planner.due(now);
-    const day = tomorrow(now);
-    for (let i = 0; i < due.length; i += CHUNK) {
-      await store.preallocate(due.slice(i, i + CHUNK).map((ref) => ({ ...ref, day })));
+    const periodStart = planner.nextPeriod(now);
+    for (let i = 0; i < due.length; i += CHUNK) await preallocate(due.slice(i, i + CHUNK), periodStart);
+    if (due.length > 0) {
+      logger.debug({ pages: due.length, period: new Date(periodStart).toISOString() }, `preallocated ${what}`);
     }
-    if (due.length > 0) logger.debug({ pages: due.length, day: new Date(day).toISOString() }, 'preallocated tomorrow');
     return due.length;
   };
   const timer = setInterval(() => {
     tick().catch((error: unknown) =>
-      logger.warn({ err: error }, 'preallocation failed; upserts still create documents'),
+      logger.warn({ err: error }, `preallocation of ${what} failed; upserts still create documents`),
     );
   }, options.tickMs ?? TICK_MS);
   timer.unref();

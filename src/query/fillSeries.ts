@@ -2,7 +2,7 @@
  * Turns fetched documents into a dense series: one point per bucket, zero where no document or counter
  * exists (sparse documents and days without hits read as zeros).
  */
-import { DAY_MS, HOUR_MS, MINUTE_MS, nextBucket, startOfDay, startOfMonth } from '../time/buckets';
+import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS, nextBucket, SECOND_MS, startOfDay, startOfMonth } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import type { DocumentLookup } from './DocumentLookup';
 import type { SeriesPlan } from './planSeries';
@@ -43,7 +43,10 @@ function counter(granularity: Granularity, lookup: DocumentLookup): (bucketStart
         return sum;
       };
     case Granularity.SECOND:
-      throw new Error('SECOND series are filled by the seconds store');
+      return (t) => {
+        const minute = floorTo(Granularity.MINUTE, t);
+        return number(lookup.seconds?.(minute)?.seconds?.[(t - minute) / SECOND_MS]);
+      };
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * The batch function behind the series DataLoader: plans every requested series, sends one find per source
- * (daily-minute, daily-hourly, monthly) for the whole batch, and fills each series from the documents.
+ * (daily-minute, daily-hourly, monthly, seconds) for the whole batch, and fills each series from the documents.
  * Results come back in key order; a failed source fails only the series that needed it.
  */
 import type { DailyStatsDocument } from '../store/dailyStats';
 import type { MonthlyStatsDocument } from '../store/monthlyStats';
+import type { SecondStatsDocument } from '../store/secondStats';
 import type { DocumentLookup } from './DocumentLookup';
 import { fillSeries } from './fillSeries';
 import { planSeries } from './planSeries';
@@ -12,7 +13,7 @@ import type { SeriesPlan, SeriesSource } from './planSeries';
 import type { Series, SeriesRequest } from './Series';
 import type { SeriesReader } from './SeriesReader';
 
-type Doc = DailyStatsDocument | MonthlyStatsDocument;
+type Doc = DailyStatsDocument | MonthlyStatsDocument | SecondStatsDocument;
 
 export async function loadSeries(
   reader: SeriesReader,
@@ -43,6 +44,7 @@ export async function loadSeries(
     const lookup: DocumentLookup = {
       daily: (day) => index.get(key(day)) as DailyStatsDocument | undefined,
       monthly: (month) => index.get(key(month)) as MonthlyStatsDocument | undefined,
+      seconds: (minute) => index.get(key(minute)) as SecondStatsDocument | undefined,
     };
     return fillSeries(request, plan, lookup);
   });
@@ -57,6 +59,8 @@ function fetchSource(
   switch (source) {
     case 'monthly':
       return reader.findMonthly(ranges);
+    case 'seconds':
+      return reader.findSeconds(ranges);
     case 'hourly':
       return reader.findDaily(ranges, { kind: 'hourly' });
     case 'minute': {

@@ -1,17 +1,23 @@
-/** Validates a series request at the boundary: the same site/page rules as ingest, a non-empty range, a bucket limit. */
+/**
+ * Validates a series request at the boundary: the same site/page rules as ingest, a non-empty range, a bucket
+ * limit, and for SECOND a range inside the retention window at `now` (older second-level data is expired).
+ */
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { parsePage, parseSite } from '../ingest/parseHit';
-import { bucketCount } from '../time/buckets';
+import { bucketCount, HOUR_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import type { SeriesRequest } from './Series';
 
 export interface SeriesLimits {
   readonly maxBuckets: number;
+  /** How far back second-level counters reach; undefined when they are switched off (SECONDS_ENABLED=false). */
+  readonly secondsRetentionMs?: number | undefined;
 }
 
 export function parseSeriesRequest(
   input: { site: string; page: string; granularity: Granularity; from: Date; to: Date },
   limits: SeriesLimits,
+  now: number,
 ): SeriesRequest {
   const site = parseSite(input.site);
   const page = parsePage(input.page);
@@ -23,9 +29,7 @@ export function parseSeriesRequest(
       'range',
     );
   }
-  if (input.granularity === Granularity.SECOND) {
-    throw new BadUserInputError('granularity SECOND is not available yet; use MINUTE or coarser', 'granularity');
-  }
+  if (input.granularity === Granularity.SECOND) checkSecondsWindow(input.from, limits, now);
   const buckets = bucketCount(input.granularity, from, to);
   if (buckets > limits.maxBuckets) {
     throw new BadUserInputError(
@@ -34,4 +38,23 @@ export function parseSeriesRequest(
     );
   }
   return { site, page, granularity: input.granularity, from, to };
+}
+
+function checkSecondsWindow(from: Date, limits: SeriesLimits, now: number): void {
+  const retention = limits.secondsRetentionMs;
+  if (retention === undefined) throw secondsDisabledError();
+  const oldest = now - retention;
+  if (from.getTime() < oldest) {
+    throw new BadUserInputError(
+      `range.from must be within the second-level retention window of ${retention / HOUR_MS} hours (after ${new Date(oldest).toISOString()}), got ${from.toISOString()}`,
+      'range',
+    );
+  }
+}
+
+export function secondsDisabledError(): BadUserInputError {
+  return new BadUserInputError(
+    'granularity SECOND needs second-level counters, which are switched off on this server (SECONDS_ENABLED=false); use MINUTE or coarser',
+    'granularity',
+  );
 }

@@ -1,14 +1,15 @@
 /**
  * Maps a granularity to the documents and fields that answer it:
  * MINUTE → daily documents, only `minute.<h>` of the hours the range touches (a one-hour chart reads 60
- * counters, not 1,440); HOUR → daily documents' `hourly`; DAY, WEEK, MONTH → monthly documents' `daily`.
+ * counters, not 1,440); HOUR → daily documents' `hourly`; DAY, WEEK, MONTH → monthly documents' `daily`;
+ * SECOND → the second-level minute documents' `seconds`.
  */
 import { bucketStarts, floorTo, HOUR_MS, nextBucket, startOfDay, startOfMonth } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import type { SeriesDocumentRange } from '../store/SeriesDocumentRange';
 import type { SeriesRequest } from './Series';
 
-export type SeriesSource = 'hourly' | 'minute' | 'monthly';
+export type SeriesSource = 'hourly' | 'minute' | 'monthly' | 'seconds';
 
 export interface SeriesPlan {
   readonly source: SeriesSource;
@@ -48,7 +49,18 @@ export function planSeries(request: SeriesRequest): SeriesPlan {
         end,
       };
     case Granularity.SECOND:
-      throw new Error('SECOND series are planned by the seconds store');
+      return {
+        source: 'seconds',
+        range: {
+          site,
+          page,
+          first: floorTo(Granularity.MINUTE, first),
+          last: floorTo(Granularity.MINUTE, end - 1),
+        },
+        hours: new Set(),
+        bucketStarts: starts,
+        end,
+      };
   }
 }
 

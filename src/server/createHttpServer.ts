@@ -1,12 +1,13 @@
 /**
  * The HTTP surface: POST/GET /graphql (Apollo Server on Fastify, chosen by measurement: see README),
- * /healthz (process up), /readyz (database answers a ping) and /metrics (Prometheus text).
+ * /healthz (process up), /readyz (database answers a ping) and /metrics (Prometheus text); GraphQL
+ * subscriptions over WebSocket on the same port and path (attachSubscriptions).
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Context } from '../graphql/Context';
@@ -14,6 +15,8 @@ import { createFormatError } from '../graphql/formatError';
 import { metricsPlugin } from '../graphql/metricsPlugin';
 import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
+import { attachSubscriptions } from './attachSubscriptions';
+import type { Subscriptions } from './attachSubscriptions';
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
@@ -29,13 +32,16 @@ export interface HttpServerOptions {
 export interface HttpServer {
   readonly app: FastifyInstance;
   readonly apollo: ApolloServer<Context>;
+  /** Close before the Fastify app: open WebSockets would otherwise hold the server open. */
+  readonly subscriptions: Subscriptions;
 }
 
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const { logger, metrics } = options;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Fastify's two lines per request are replaced by our one (onResponse below).
+    logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
     bodyLimit: 16 * 1024 * 1024,
   });
@@ -53,11 +59,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     );
   });
 
+  const formatError = createFormatError(logger, options.includeStacktrace);
   const apollo = new ApolloServer<Context>({
     schema: options.schema,
     introspection: options.introspection,
     includeStacktraceInErrorResponses: options.includeStacktrace,
-    formatError: createFormatError(logger, options.includeStacktrace),
+    formatError,
     plugins: [
       fastifyApolloDrainPlugin(app),
       metricsPlugin<Context>(metrics),
@@ -82,5 +89,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     const body = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(body);
   });
-  return { app, apollo };
+  const subscriptions = attachSubscriptions({
+    server: app.server,
+    schema: options.schema,
+    context: options.context,
+    formatError,
+  });
+  return { app, apollo, subscriptions };
 }

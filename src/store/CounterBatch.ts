@@ -3,27 +3,48 @@ import type { Hit } from '../ingest/Hit';
 import { addHitToDaily } from './dailyStats';
 import { addHitToMonthly } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
+import { addHitToSeconds } from './secondStats';
+
+export interface CounterBatchOptions {
+  /** Second-level counting; absent when switched off. */
+  readonly seconds?:
+    | {
+        /** When the batch was opened: hits older than `now - retentionMs` get no second-level document. */
+        readonly now: number;
+        readonly retentionMs: number;
+      }
+    | undefined;
+}
 
 export class CounterBatch {
   readonly daily = new PendingUpdates();
   readonly monthly = new PendingUpdates();
+  readonly seconds = new PendingUpdates();
   /** Hits added (a hit with count n counts once). */
   hits = 0;
+  /** Second-level documents start at this instant or later (older ones would be expired at once). */
+  private readonly secondsFrom: number | undefined;
+
+  constructor(options: CounterBatchOptions = {}) {
+    this.secondsFrom = options.seconds ? options.seconds.now - options.seconds.retentionMs : undefined;
+  }
 
   add(hit: Hit): void {
     addHitToDaily(this.daily, hit);
     addHitToMonthly(this.monthly, hit);
+    if (this.secondsFrom !== undefined && hit.at >= this.secondsFrom) addHitToSeconds(this.seconds, hit);
     this.hits += 1;
   }
 
   absorb(other: CounterBatch): void {
     this.daily.absorb(other.daily);
     this.monthly.absorb(other.monthly);
+    this.seconds.absorb(other.seconds);
     this.hits += other.hits;
   }
 
   /** Documents this batch will update: the cost of writing it. */
   get documents(): number {
-    return this.daily.size + this.monthly.size;
+    return this.daily.size + this.monthly.size + this.seconds.size;
   }
 }

@@ -1,6 +1,8 @@
-/** Writes and reads of the hit counters (daily and monthly collections), over one Database. */
+/** Writes and reads of the hit counters (daily, monthly and second-level collections), over one Database. */
 import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
 import { bulkUpsert } from './bulkUpsert';
+import { ensureIndexes } from './ensureIndexes';
+import type { WriteTargeting } from './counterUpsert';
 import type { CounterBatch } from './CounterBatch';
 import type { Database } from './connectDatabase';
 import { dailyCollection, dailyIndexes, findDaily, preallocatedDaily } from './dailyStats';
@@ -8,8 +10,19 @@ import type { DailyFields, DailyStatsDocument } from './dailyStats';
 import { startOfMonth } from '../time/buckets';
 import { findMonthly, monthlyCollection, monthlyDocumentId, monthlyIndexes, preallocatedMonthly } from './monthlyStats';
 import type { MonthlyStatsDocument } from './monthlyStats';
+import {
+  deleteSecondsBefore,
+  findSeconds,
+  preallocatedSecondsHour,
+  secondIndexes,
+  secondsCollection,
+} from './secondStats';
+import type { SecondStatsDocument } from './secondStats';
+import { ensureSecondsRetention, secondsExpiryCutoff } from './secondsRetention';
+import type { SecondsRetentionMode } from './secondsRetention';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import { translateDriverError } from './translateDriverError';
+import type { Logger } from '../logging/createLogger';
 
 export interface PageDay {
   readonly site: string;
@@ -17,29 +30,98 @@ export interface PageDay {
   readonly day: number;
 }
 
+export interface PageHour {
+  readonly site: string;
+  readonly page: string;
+  /** Start of the UTC hour whose 60 minute documents to create. */
+  readonly hour: number;
+}
+
+export interface CounterStoreOptions {
+  readonly writeConcern?: string | number | undefined;
+  /** How long second-level documents are kept (default 48 hours). */
+  readonly secondsRetentionMs?: number | undefined;
+  /** Where the retention mode (TTL index or sweep) is logged once. */
+  readonly logger?: Logger | undefined;
+  /** Overrides the engine's choice of write filters (tests run both modes on one server). */
+  readonly writeTargeting?: WriteTargeting | undefined;
+}
+
+const DEFAULT_SECONDS_RETENTION_MS = 48 * 3_600_000;
+
 export class CounterStore {
   private readonly daily: Collection<DailyStatsDocument>;
   private readonly monthly: Collection<MonthlyStatsDocument>;
+  private readonly seconds: Collection<SecondStatsDocument>;
   private readonly writeConcern: WriteConcern | undefined;
+  private readonly engine: Database['engine'];
+  readonly secondsRetentionMs: number;
+  private readonly logger: Logger | undefined;
+  private readonly targeting: WriteTargeting;
 
-  constructor(database: Database, options: { writeConcern?: string | number | undefined } = {}) {
+  constructor(database: Database, options: CounterStoreOptions = {}) {
     this.daily = dailyCollection(database.db);
     this.monthly = monthlyCollection(database.db);
+    this.seconds = secondsCollection(database.db);
+    this.engine = database.engine;
+    this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
+    this.logger = options.logger;
+    this.targeting = options.writeTargeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
     this.writeConcern =
       options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' };
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.daily.createIndexes(dailyIndexes.map((index) => ({ ...index, key: { ...index.key } })));
-    await this.monthly.createIndexes(monthlyIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+    await ensureIndexes(this.daily, dailyIndexes);
+    await ensureIndexes(this.monthly, monthlyIndexes);
   }
 
-  /** One bulkWrite per collection, however many hits the batch holds. */
+  /** The second-level collection's query index, and its expiry: returns whether a TTL index or the sweep expires it. */
+  async ensureSecondsIndexes(): Promise<SecondsRetentionMode> {
+    await ensureIndexes(this.seconds, secondIndexes);
+    return ensureSecondsRetention(this.seconds, this.engine, this.secondsRetentionMs, this.logger);
+  }
+
+  /** One bulkWrite per collection, however many hits the batch holds (none for seconds when it has no hits). */
   async write(batch: CounterBatch): Promise<void> {
     await Promise.all([
-      bulkUpsert(this.daily as unknown as Collection<Document>, batch.daily.toOperations(), this.writeConcern),
-      bulkUpsert(this.monthly as unknown as Collection<Document>, batch.monthly.toOperations(), this.writeConcern),
+      bulkUpsert(
+        this.daily as unknown as Collection<Document>,
+        batch.daily.toOperations(this.targeting),
+        this.writeConcern,
+      ),
+      bulkUpsert(
+        this.monthly as unknown as Collection<Document>,
+        batch.monthly.toOperations(this.targeting),
+        this.writeConcern,
+      ),
+      batch.seconds.size > 0
+        ? bulkUpsert(
+            this.seconds as unknown as Collection<Document>,
+            batch.seconds.toOperations(this.targeting),
+            this.writeConcern,
+          )
+        : undefined,
     ]);
+  }
+
+  /** Creates the zero-filled minute documents of each page's hour; existing documents are left exactly as they are. */
+  async preallocateSeconds(pageHours: readonly PageHour[]): Promise<void> {
+    if (pageHours.length === 0) return;
+    await bulkUpsert(
+      this.seconds as unknown as Collection<Document>,
+      pageHours.flatMap((p) => preallocatedSecondsHour(p.site, p.page, p.hour, this.targeting)),
+      this.writeConcern,
+    );
+  }
+
+  /** The retention sweep: deletes second-level documents wholly outside the window at `now`. */
+  async sweepSeconds(now: number): Promise<number> {
+    try {
+      return await deleteSecondsBefore(this.seconds, secondsExpiryCutoff(now, this.secondsRetentionMs));
+    } catch (error) {
+      throw translateDriverError(error);
+    }
   }
 
   /** Creates zero-filled daily and monthly documents; existing documents are left exactly as they are. */
@@ -48,12 +130,15 @@ export class CounterStore {
     // Pages of one month share a monthly document: preallocate it once.
     const monthly = new Map<string, AnyBulkWriteOperation<Document>>();
     for (const { site, page, day } of pageDays) {
-      monthly.set(monthlyDocumentId(site, page, startOfMonth(day)), preallocatedMonthly(site, page, day));
+      monthly.set(
+        monthlyDocumentId(site, page, startOfMonth(day)),
+        preallocatedMonthly(site, page, day, this.targeting),
+      );
     }
     await Promise.all([
       bulkUpsert(
         this.daily as unknown as Collection<Document>,
-        pageDays.map((p) => preallocatedDaily(p.site, p.page, p.day)),
+        pageDays.map((p) => preallocatedDaily(p.site, p.page, p.day, this.targeting)),
         this.writeConcern,
       ),
       bulkUpsert(this.monthly as unknown as Collection<Document>, [...monthly.values()], this.writeConcern),
@@ -71,6 +156,14 @@ export class CounterStore {
   async findMonthly(ranges: readonly SeriesDocumentRange[]): Promise<MonthlyStatsDocument[]> {
     try {
       return await findMonthly(this.monthly, ranges);
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  async findSeconds(ranges: readonly SeriesDocumentRange[]): Promise<SecondStatsDocument[]> {
+    try {
+      return await findSeconds(this.seconds, ranges);
     } catch (error) {
       throw translateDriverError(error);
     }

@@ -11,6 +11,11 @@ export interface EngineInfo {
    * can lose increments, so we use one connection and one write in flight.
    */
   readonly requiresSingleWriter: boolean;
+  /**
+   * FerretDB 1.x (SQLite) pushes down to SQL only a filter that is exactly `{_id: <string>}` and evaluates any
+   * other on every row, so writes address documents by `_id` alone there (see counterUpsert).
+   */
+  readonly indexesOnlyExactIdFilters: boolean;
 }
 
 export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): EngineInfo {
@@ -22,7 +27,15 @@ export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): Engi
       compatibleWith: version,
       supportsTtlIndexes: false,
       requiresSingleWriter: true,
+      indexesOnlyExactIdFilters: true,
     };
   }
-  return { name: 'MongoDB', version, compatibleWith: version, supportsTtlIndexes: true, requiresSingleWriter: false };
+  return {
+    name: 'MongoDB',
+    version,
+    compatibleWith: version,
+    supportsTtlIndexes: true,
+    requiresSingleWriter: false,
+    indexesOnlyExactIdFilters: false,
+  };
 }

@@ -1,16 +1,12 @@
 /**
- * Coalesces increments per document: however many hits touch a document, it gets one upsert.
- * Filters carry the shard key (metadata.site, metadata.page) so each write targets one shard.
+ * Coalesces increments per document: however many hits touch a document, it gets one upsert
+ * (see counterUpsert for how the filter targets a shard, or FerretDB's `_id` index).
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import { counterUpsert } from './counterUpsert';
+import type { CounterDocumentKey, WriteTargeting } from './counterUpsert';
 
-export interface CounterDocumentKey {
-  readonly id: string;
-  readonly site: string;
-  readonly page: string;
-  /** metadata.date: the UTC start of the document's period. */
-  readonly date: Date;
-}
+export type { CounterDocumentKey };
 
 interface Pending {
   readonly key: CounterDocumentKey;
@@ -40,18 +36,7 @@ export class PendingUpdates {
     }
   }
 
-  toOperations(): AnyBulkWriteOperation<Document>[] {
-    return [...this.byId.values()].map(({ key, inc }) => ({
-      updateOne: {
-        filter: shardTargetedFilter(key),
-        update: { $setOnInsert: { 'metadata.date': key.date }, $inc: inc },
-        upsert: true,
-      },
-    }));
+  toOperations(targeting: WriteTargeting): AnyBulkWriteOperation<Document>[] {
+    return [...this.byId.values()].map(({ key, inc }) => counterUpsert(key, targeting, { inc }));
   }
-}
-
-/** `_id` plus the shard key: a sharded cluster routes the write to one shard, and an upsert copies both in. */
-export function shardTargetedFilter(key: CounterDocumentKey): Document {
-  return { _id: key.id, 'metadata.site': key.site, 'metadata.page': key.page };
 }

@@ -9,7 +9,8 @@ import { dayKey, startOfDay } from '../time/buckets';
 import { hitParts } from '../time/hitParts';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
-import { shardTargetedFilter } from './PendingUpdates';
+import { counterUpsert } from './counterUpsert';
+import type { WriteTargeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 
 export const DAILY_COLLECTION = 'stats.daily';
@@ -52,7 +53,12 @@ export function addHitToDaily(pending: PendingUpdates, hit: Hit): void {
 }
 
 /** A zero-filled day: created if missing, never touching a document that exists. */
-export function preallocatedDaily(site: string, page: string, dayMs: number): AnyBulkWriteOperation<Document> {
+export function preallocatedDaily(
+  site: string,
+  page: string,
+  dayMs: number,
+  targeting: WriteTargeting,
+): AnyBulkWriteOperation<Document> {
   const day = startOfDay(dayMs);
   const hourly: Record<string, number> = {};
   const minute: Record<string, Record<string, number>> = {};
@@ -63,13 +69,7 @@ export function preallocatedDaily(site: string, page: string, dayMs: number): An
     minute[h] = minutes;
   }
   const key = { id: dailyDocumentId(site, page, day), site, page, date: new Date(day) };
-  return {
-    updateOne: {
-      filter: shardTargetedFilter(key),
-      update: { $setOnInsert: { 'metadata.date': key.date, daily: 0, hourly, minute } },
-      upsert: true,
-    },
-  };
+  return counterUpsert(key, targeting, { zeros: { daily: 0, hourly, minute } });
 }
 
 export function dailyProjection(fields: DailyFields): Document {

@@ -8,7 +8,8 @@ import { daysInMonth, monthKey, startOfMonth } from '../time/buckets';
 import { hitParts } from '../time/hitParts';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
-import { shardTargetedFilter } from './PendingUpdates';
+import { counterUpsert } from './counterUpsert';
+import type { WriteTargeting } from './counterUpsert';
 import { rangeClause } from './dailyStats';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 
@@ -44,18 +45,17 @@ export function addHitToMonthly(pending: PendingUpdates, hit: Hit): void {
 }
 
 /** A zero-filled month with exactly the days it has. */
-export function preallocatedMonthly(site: string, page: string, dayMs: number): AnyBulkWriteOperation<Document> {
+export function preallocatedMonthly(
+  site: string,
+  page: string,
+  dayMs: number,
+  targeting: WriteTargeting,
+): AnyBulkWriteOperation<Document> {
   const month = startOfMonth(dayMs);
   const daily: Record<string, number> = {};
   for (let d = 1; d <= daysInMonth(month); d++) daily[d] = 0;
   const key = { id: monthlyDocumentId(site, page, month), site, page, date: new Date(month) };
-  return {
-    updateOne: {
-      filter: shardTargetedFilter(key),
-      update: { $setOnInsert: { 'metadata.date': key.date, daily } },
-      upsert: true,
-    },
-  };
+  return counterUpsert(key, targeting, { zeros: { daily } });
 }
 
 export async function findMonthly(

@@ -1,4 +1,6 @@
 /** Starts a whole tally instance on a free port against the test server, with a fresh database. */
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
 import { startApp } from '../../src/app';
 import type { App } from '../../src/app';
 import { loadConfig } from '../../src/config/loadConfig';
@@ -6,13 +8,19 @@ import { createLogger } from '../../src/logging/createLogger';
 import { testDatabaseName, testMongoUri } from './testDatabase';
 
 export interface TestApp extends App {
-  /** POSTs a GraphQL operation and returns the HTTP status and parsed body. */
-  graphql<T = Record<string, unknown>>(
-    query: string,
-    variables?: Record<string, unknown>,
-  ): Promise<{ status: number; body: { data?: T | null; errors?: GraphQLErrorBody[] } }>;
+  /** POSTs a GraphQL operation (a typed document from test/generated, or a string) and returns status and body. */
+  graphql<T, V extends Record<string, unknown>>(
+    document: TypedDocumentNode<T, V>,
+    variables?: V,
+  ): Promise<GraphQLResponse<T>>;
+  graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
   metric(name: string, labels: Record<string, string>): Promise<number>;
   stop(): Promise<void>;
+}
+
+export interface GraphQLResponse<T> {
+  status: number;
+  body: { data?: T | null; errors?: GraphQLErrorBody[] };
 }
 
 export interface GraphQLErrorBody {
@@ -32,13 +40,14 @@ export async function startTestApp(
   const graphqlUrl = `${app.url}/graphql`;
   return {
     ...app,
-    async graphql(query, variables) {
+    async graphql(document: string | TypedDocumentNode<unknown, never>, variables?: Record<string, unknown>) {
+      const query = typeof document === 'string' ? document : print(document);
       const response = await fetch(graphqlUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      return { status: response.status, body: (await response.json()) as never };
+      return { status: response.status, body: (await response.json()) as GraphQLResponse<never>['body'] };
     },
     async metric(name, labels) {
       const text = await (await fetch(`${app.url}/metrics`)).text();

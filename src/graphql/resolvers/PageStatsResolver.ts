@@ -22,6 +22,7 @@ export class PageStatsResolver {
     const request = parseSeriesRequest(
       { site, page, granularity, from: range.from, to: range.to },
       services.seriesLimits,
+      services.clock(),
     );
     const series = await loaders.series.load(request);
     return {

@@ -1,0 +1,72 @@
+/**
+ * A keep-alive HTTP client for GraphQL POSTs and /metrics, on node:http (lighter than fetch, so the load
+ * generator spends less of the shared CPU than the server it measures).
+ */
+import http from 'node:http';
+
+export interface GraphqlResponse<T> {
+  readonly data?: T | null;
+  readonly errors?: ReadonlyArray<{ message: string }>;
+  /** Size of the HTTP response body. */
+  readonly bytes: number;
+}
+
+export class GraphqlClient {
+  private readonly agent: http.Agent;
+  private readonly base: URL;
+
+  constructor(serverUrl: string, maxSockets: number) {
+    this.base = new URL(serverUrl);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+  }
+
+  async request<T>(query: string, variables?: Record<string, unknown>): Promise<GraphqlResponse<T>> {
+    const body = await this.send('POST', '/graphql', JSON.stringify({ query, variables }));
+    const parsed = JSON.parse(body) as { data?: T | null; errors?: Array<{ message: string }> };
+    return { ...parsed, bytes: Buffer.byteLength(body) };
+  }
+
+  /** Like request, but a GraphQL error is thrown. */
+  async mustRequest<T>(query: string, variables?: Record<string, unknown>): Promise<GraphqlResponse<T>> {
+    const response = await this.request<T>(query, variables);
+    if (response.errors?.length) throw new Error(`GraphQL error: ${response.errors[0]?.message}`);
+    return response;
+  }
+
+  text(path: string): Promise<string> {
+    return this.send('GET', path);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private send(method: 'GET' | 'POST', path: string, body?: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        {
+          agent: this.agent,
+          host: this.base.hostname,
+          port: this.base.port,
+          path,
+          method,
+          headers:
+            body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if ((response.statusCode ?? 500) >= 500)
+              reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 300)}`));
+            else resolve(text);
+          });
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+}

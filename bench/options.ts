@@ -1,0 +1,81 @@
+/**
+ * Benchmark sizes per mode. `smoke` proves the pipeline end to end in seconds; `quick` fits in five minutes
+ * on two cores against FerretDB; `full` runs longer. Sizes scale with the engine: FerretDB rewrites whole
+ * documents and scans whole tables, so it gets data sizes it can answer in seconds, MongoDB larger ones.
+ */
+export type BenchMode = 'smoke' | 'quick' | 'full';
+
+export interface BenchOptions {
+  readonly mode: BenchMode;
+  /** Where results/<timestamp>/ go. */
+  readonly resultsDir: string;
+  /** Where benchmarks.md and benchmarks/*.svg go. */
+  readonly docsDir: string;
+  /** Start the tally server as a child process (the benchmark proper) or in this process (smoke test only). */
+  readonly server: 'child' | 'in-process';
+}
+
+export interface SchemaGrowthSizes {
+  readonly days: number;
+  /** One write every `minuteStride` simulated minutes (1 = every minute, as in the seed). */
+  readonly minuteStride: number;
+  readonly hitsPerMinute: number;
+  readonly measures: number;
+}
+
+export interface IngestSizes {
+  readonly pages: number;
+  readonly durationMs: number;
+  readonly maxHits: number;
+}
+
+export interface QuerySizes {
+  readonly pages: number;
+  /** Raw-event counts, ascending: the data sizes at which every query is timed. */
+  readonly dataSizes: readonly number[];
+  readonly maxIterations: number;
+  readonly minIterations: number;
+  readonly budgetMs: number;
+}
+
+export interface ModeSizes {
+  readonly schemaGrowth: SchemaGrowthSizes;
+  readonly ingest: IngestSizes;
+  readonly queries: QuerySizes;
+}
+
+export function sizesFor(mode: BenchMode, engine: 'MongoDB' | 'FerretDB'): ModeSizes {
+  const slow = engine === 'FerretDB';
+  switch (mode) {
+    case 'smoke':
+      return {
+        schemaGrowth: { days: 1, minuteStride: 60, hitsPerMinute: 1, measures: 1 },
+        ingest: { pages: 5, durationMs: 300, maxHits: 300 },
+        queries: { pages: 20, dataSizes: [100, 300], maxIterations: 2, minIterations: 1, budgetMs: 300 },
+      };
+    case 'quick':
+      return {
+        schemaGrowth: { days: 1, minuteStride: slow ? 5 : 1, hitsPerMinute: 1, measures: slow ? 1 : 4 },
+        ingest: { pages: slow ? 20 : 50, durationMs: slow ? 3_000 : 8_000, maxHits: slow ? 20_000 : 200_000 },
+        queries: {
+          pages: 50,
+          dataSizes: slow ? [1_000, 3_000, 9_000] : [10_000, 50_000, 250_000],
+          maxIterations: slow ? 10 : 50,
+          minIterations: 3,
+          budgetMs: slow ? 1_500 : 3_000,
+        },
+      };
+    case 'full':
+      return {
+        schemaGrowth: { days: 2, minuteStride: 1, hitsPerMinute: slow ? 1 : 5, measures: slow ? 1 : 10 },
+        ingest: { pages: 500, durationMs: slow ? 15_000 : 30_000, maxHits: 1_000_000 },
+        queries: {
+          pages: 200,
+          dataSizes: slow ? [2_000, 10_000, 40_000] : [10_000, 100_000, 1_000_000],
+          maxIterations: slow ? 20 : 200,
+          minIterations: 5,
+          budgetMs: slow ? 6_000 : 10_000,
+        },
+      };
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * Section 3: chart queries, side by side at growing data sizes — tally's pre-aggregated documents (through
+ * GraphQL over HTTP, and the same find the server issues, over the driver, to count documents and bytes read)
+ * versus the same answers computed from raw events at query time. The same hits feed both designs.
+ */
+import type { Db, Document } from 'mongodb';
+import { dailyCollection, dailyIndexes, findDaily } from '../src/store/dailyStats';
+import type { DailyFields } from '../src/store/dailyStats';
+import { findMonthly, monthlyCollection, monthlyIndexes } from '../src/store/monthlyStats';
+import type { SeriesDocumentRange } from '../src/store/SeriesDocumentRange';
+import { DAY_MS, HOUR_MS, MINUTE_MS, startOfDay, startOfMonth } from '../src/time/buckets';
+import { counterDocuments } from './counterDocuments';
+import { GraphqlClient } from './GraphqlClient';
+import type { MonitoredClient } from './MonitoredClient';
+import type { QuerySizes } from './options';
+import { seededRandom } from './random';
+import { detectRawStrategy, RAW_EVENTS_COLLECTION, rawSeries } from './rawEventQueries';
+import type { RawStrategy } from './rawEventQueries';
+import type { CollStats } from './schemaGrowth';
+import { collStats, optional } from './schemaGrowth';
+import { serverDelta, snapshotServer } from './serverMetrics';
+import type { ServerHandle } from './serverProcess';
+import { elapsedMs, summarize } from './stats';
+import type { LatencySummary } from './stats';
+import { BENCH_SITE, generateHits, pagePath } from './traffic';
+import type { BenchHit } from './traffic';
+
+export type QueryKind = 'lastHourByMinute' | 'last7DaysByHour' | 'last90DaysByDay' | 'dashboard20';
+export type QueryDesign = 'tally GraphQL' | 'tally store' | 'raw events';
+
+interface QuerySpec {
+  readonly kind: QueryKind;
+  readonly label: string;
+  readonly granularity: 'MINUTE' | 'HOUR' | 'DAY';
+  readonly spanMs: number;
+  readonly unitMs: number;
+  readonly series: number;
+}
+
+export const QUERY_SPECS: readonly QuerySpec[] = [
+  {
+    kind: 'lastHourByMinute',
+    label: 'last hour by minute',
+    granularity: 'MINUTE',
+    spanMs: HOUR_MS,
+    unitMs: MINUTE_MS,
+    series: 1,
+  },
+  {
+    kind: 'last7DaysByHour',
+    label: 'last 7 days by hour',
+    granularity: 'HOUR',
+    spanMs: 7 * DAY_MS,
+    unitMs: HOUR_MS,
+    series: 1,
+  },
+  {
+    kind: 'last90DaysByDay',
+    label: 'last 90 days by day',
+    granularity: 'DAY',
+    spanMs: 90 * DAY_MS,
+    unitMs: DAY_MS,
+    series: 1,
+  },
+  {
+    kind: 'dashboard20',
+    label: 'dashboard: 20 series, 7 days by hour',
+    granularity: 'HOUR',
+    spanMs: 7 * DAY_MS,
+    unitMs: HOUR_MS,
+    series: 20,
+  },
+];
+
+export interface QueryCell {
+  readonly dataSize: number;
+  readonly kind: QueryKind;
+  readonly design: QueryDesign;
+  readonly latencyMs: LatencySummary;
+  /** Documents the database returned per request (driver designs). */
+  readonly documentsReturned?: number;
+  /** Reply bytes from the database per request (BSON, driver designs). */
+  readonly bytesReturned?: number;
+  /** HTTP response body per request (GraphQL). */
+  readonly httpBytes?: number;
+  readonly serverCpuMsPerQuery?: number;
+  /** Totals equal to the raw-event answer's. */
+  readonly agreesWithRaw?: boolean;
+}
+
+export interface DataSetStats {
+  readonly dataSize: number;
+  readonly dailyDocuments: number;
+  readonly monthlyDocuments: number;
+  readonly loadMs: number;
+}
+
+export interface QueryResult {
+  readonly sizes: QuerySizes;
+  readonly rawStrategy: RawStrategy;
+  readonly rawStrategyReason: string;
+  readonly cells: QueryCell[];
+  readonly dataSets: DataSetStats[];
+  /** Collection statistics at the largest size (for the storage section). */
+  readonly collStats: { raw?: CollStats; daily?: CollStats; monthly?: CollStats };
+  /** The distinct (page, day) pairs with hits at the largest size. */
+  readonly pageDays: number;
+  readonly hitsAtLargest: number;
+}
+
+interface Window {
+  readonly from: number;
+  readonly to: number;
+  readonly pages: string[];
+}
+
+function windowFor(spec: QuerySpec, now: number): Window {
+  // Whole buckets on both sides, so a bucketed answer and a raw count cover exactly the same instants.
+  const from = now - spec.spanMs - ((now - spec.spanMs) % spec.unitMs);
+  const to = now - (now % spec.unitMs) + spec.unitMs;
+  return { from, to, pages: Array.from({ length: spec.series }, (_, rank) => pagePath(rank)) };
+}
+
+function graphqlDocument(spec: QuerySpec, window: Window): string {
+  const fields = window.pages.map(
+    (page, i) =>
+      `s${i}: pageStats(site: ${JSON.stringify(BENCH_SITE)}, page: ${JSON.stringify(page)}, range: {from: $from, to: $to}, granularity: ${spec.granularity}) { total values }`,
+  );
+  return `query Chart($from: DateTime!, $to: DateTime!) {\n  ${fields.join('\n  ')}\n}`;
+}
+
+function hoursTouched(from: number, to: number): Set<number> {
+  const hours = new Set<number>();
+  for (let t = from - (from % HOUR_MS); t < to && hours.size < 24; t += HOUR_MS)
+    hours.add(Math.floor((t % DAY_MS) / HOUR_MS));
+  return hours;
+}
+
+/** The find the server's series loader sends for this chart (one per collection per request). */
+async function storeQuery(db: Db, spec: QuerySpec, window: Window): Promise<number> {
+  const monthly = spec.granularity === 'DAY';
+  const ranges: SeriesDocumentRange[] = window.pages.map((page) => ({
+    site: BENCH_SITE,
+    page,
+    first: monthly ? startOfMonth(window.from) : startOfDay(window.from),
+    last: monthly ? startOfMonth(window.to - 1) : startOfDay(window.to - 1),
+  }));
+  if (monthly) return (await findMonthly(monthlyCollection(db), ranges)).length;
+  const fields: DailyFields =
+    spec.granularity === 'HOUR' ? { kind: 'hourly' } : { kind: 'minute', hours: hoursTouched(window.from, window.to) };
+  return (await findDaily(dailyCollection(db), ranges, fields)).length;
+}
+
+export interface QueryDeps {
+  readonly db: Db;
+  readonly monitored: MonitoredClient;
+  readonly sizes: QuerySizes;
+  readonly startServer: () => Promise<ServerHandle>;
+  readonly log: (line: string) => void;
+}
+
+export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
+  const { db, monitored, sizes } = deps;
+  const now = Date.now();
+  const detected = await detectRawStrategy(db);
+  deps.log(`  raw-event queries: ${detected.strategy} (${detected.reason})`);
+  const raw = db.collection(RAW_EVENTS_COLLECTION);
+  await raw.createIndex({ site: 1, page: 1, at: 1 });
+  await dailyCollection(db).createIndexes(dailyIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+  await monthlyCollection(db).createIndexes(monthlyIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+
+  const server = await deps.startServer();
+  const client = new GraphqlClient(server.url, 4);
+  const random = seededRandom(3003);
+  const shape = { pages: sizes.pages, zipfS: 1, spanMs: 90 * DAY_MS, now, seed: 3003 };
+  const allHits: BenchHit[] = [];
+  const cells: QueryCell[] = [];
+  const dataSets: DataSetStats[] = [];
+  try {
+    for (const dataSize of sizes.dataSizes) {
+      const loadStart = process.hrtime.bigint();
+      const added = generateHits(shape, dataSize - allHits.length, random);
+      allHits.push(...added);
+      for (let i = 0; i < added.length; i += 5_000) {
+        await raw.insertMany(
+          added.slice(i, i + 5_000).map((hit) => ({ site: hit.site, page: hit.page, at: new Date(hit.at) })),
+        );
+      }
+      const docs = counterDocuments(allHits);
+      await replaceAll(db, 'stats.daily', docs.daily);
+      await replaceAll(db, 'stats.monthly', docs.monthly);
+      dataSets.push({
+        dataSize,
+        dailyDocuments: docs.daily.length,
+        monthlyDocuments: docs.monthly.length,
+        loadMs: elapsedMs(loadStart),
+      });
+      deps.log(
+        `  data size ${dataSize.toLocaleString('en-US')} hits: ${docs.daily.length} daily + ${docs.monthly.length} monthly documents`,
+      );
+
+      for (const spec of QUERY_SPECS) {
+        const window = windowFor(spec, now);
+        const rawQuery = {
+          site: BENCH_SITE,
+          pages: window.pages,
+          from: window.from,
+          to: window.to,
+          unitMs: spec.unitMs,
+        };
+        // Raw events: latency, documents and bytes from command monitoring.
+        monitored.take();
+        let rawAnswer = new Map<string, Map<number, number>>();
+        const rawLatencies = await repeat(sizes, async () => {
+          rawAnswer = await rawSeries(raw, rawQuery, detected.strategy);
+        });
+        const rawWire = monitored.take();
+        cells.push({
+          dataSize,
+          kind: spec.kind,
+          design: 'raw events',
+          latencyMs: summarize(rawLatencies),
+          documentsReturned: rawWire.documentsReturned / rawLatencies.length,
+          bytesReturned: rawWire.replyBytes / rawLatencies.length,
+        });
+        const rawTotal = [...rawAnswer.values()].reduce(
+          (sum, series) => sum + [...series.values()].reduce((a, b) => a + b, 0),
+          0,
+        );
+
+        // tally's store query over the driver: what the server reads from the database.
+        const storeLatencies = await repeat(sizes, async () => {
+          await storeQuery(db, spec, window);
+        });
+        const storeWire = monitored.take();
+        cells.push({
+          dataSize,
+          kind: spec.kind,
+          design: 'tally store',
+          latencyMs: summarize(storeLatencies),
+          documentsReturned: storeWire.documentsReturned / storeLatencies.length,
+          bytesReturned: storeWire.replyBytes / storeLatencies.length,
+        });
+
+        // tally through GraphQL over HTTP: the product as a client sees it.
+        const query = graphqlDocument(spec, window);
+        const variables = { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() };
+        const before = await snapshotServer(client);
+        let httpBytes = 0;
+        let total = 0;
+        const graphqlLatencies = await repeat(sizes, async () => {
+          const response = await client.mustRequest<Record<string, { total: number }>>(query, variables);
+          httpBytes += response.bytes;
+          total = Object.values(response.data ?? {}).reduce((sum, series) => sum + series.total, 0);
+        });
+        const delta = serverDelta(before, await snapshotServer(client));
+        cells.push({
+          dataSize,
+          kind: spec.kind,
+          design: 'tally GraphQL',
+          latencyMs: summarize(graphqlLatencies),
+          httpBytes: httpBytes / graphqlLatencies.length,
+          serverCpuMsPerQuery: (delta.cpuSeconds * 1000) / graphqlLatencies.length,
+          agreesWithRaw: total === rawTotal,
+        });
+        deps.log(
+          `    ${spec.label}: raw p50 ${summarize(rawLatencies).p50.toFixed(1)} ms, tally p50 ${summarize(graphqlLatencies).p50.toFixed(1)} ms${total === rawTotal ? '' : ` (totals differ: ${total} vs ${rawTotal})`}`,
+        );
+      }
+    }
+  } finally {
+    client.close();
+    await server.stop();
+  }
+  const pageDays = new Set(allHits.map((hit) => `${hit.page}\u0000${startOfDay(hit.at)}`)).size;
+  return {
+    sizes,
+    rawStrategy: detected.strategy,
+    rawStrategyReason: detected.reason,
+    cells,
+    dataSets,
+    collStats: {
+      ...optional('raw', await collStats(db, RAW_EVENTS_COLLECTION)),
+      ...optional('daily', await collStats(db, 'stats.daily')),
+      ...optional('monthly', await collStats(db, 'stats.monthly')),
+    },
+    pageDays,
+    hitsAtLargest: allHits.length,
+  };
+}
+
+async function replaceAll(db: Db, name: string, docs: Document[]): Promise<void> {
+  const collection = db.collection(name);
+  await collection.deleteMany({});
+  for (let i = 0; i < docs.length; i += 1_000) await collection.insertMany(docs.slice(i, i + 1_000));
+}
+
+/** Runs `fn` at least minIterations and at most maxIterations times, stopping early once the budget is spent. */
+async function repeat(sizes: QuerySizes, fn: () => Promise<void>): Promise<number[]> {
+  const latencies: number[] = [];
+  const start = process.hrtime.bigint();
+  while (
+    latencies.length < sizes.maxIterations &&
+    (latencies.length < sizes.minIterations || elapsedMs(start) < sizes.budgetMs)
+  ) {
+    const began = process.hrtime.bigint();
+    await fn();
+    latencies.push(elapsedMs(began));
+  }
+  return latencies;
+}

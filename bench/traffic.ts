@@ -1,0 +1,39 @@
+/** The simulated site: Zipf-popular pages, hits spread uniformly over a time window ending at `now`. */
+import type { Random } from './random';
+import { seededRandom, zipfSampler } from './random';
+
+export const BENCH_SITE = 'bench.example';
+
+export interface BenchHit {
+  readonly site: string;
+  readonly page: string;
+  /** Epoch ms. */
+  readonly at: number;
+}
+
+export interface TrafficShape {
+  readonly pages: number;
+  /** Zipf exponent; 1 is the classic web shape. */
+  readonly zipfS: number;
+  /** Hits fall in [now - spanMs, now). */
+  readonly spanMs: number;
+  readonly now: number;
+  readonly seed: number;
+}
+
+export function pagePath(rank: number): string {
+  return `/articles/${String(rank).padStart(4, '0')}.html`;
+}
+
+export function generateHits(
+  shape: TrafficShape,
+  count: number,
+  random: Random = seededRandom(shape.seed),
+): BenchHit[] {
+  const rank = zipfSampler(shape.pages, shape.zipfS, random);
+  const hits: BenchHit[] = [];
+  for (let i = 0; i < count; i++) {
+    hits.push({ site: BENCH_SITE, page: pagePath(rank()), at: shape.now - 1 - Math.floor(random() * shape.spanMs) });
+  }
+  return hits;
+}

@@ -1,0 +1,64 @@
+/**
+ * The live-series subscription: validates its arguments, then hands the client the process's LiveSeriesHub
+ * iterator (one database poll per second for every watched series, whichever instance ingested the hits).
+ */
+import { Arg, Int, Resolver, Root, Subscription } from 'type-graphql';
+import type { SubscribeResolverData } from 'type-graphql';
+import type { LiveUpdate } from '../../query/LiveSeries';
+import { parseLiveSeriesRequest } from '../../query/parseLiveSeriesRequest';
+import { Granularity } from '../../time/Granularity';
+import type { Context } from '../Context';
+import { LiveGranularity } from '../types/LiveGranularityEnum';
+import { PageStatsUpdateType } from '../types/PageStatsUpdateType';
+
+interface LiveArgs {
+  site: string;
+  page: string;
+  granularity: LiveGranularity;
+  window: number;
+}
+
+function subscribe({ args, context }: SubscribeResolverData<unknown, LiveArgs, Context>): AsyncIterable<LiveUpdate> {
+  const spec = parseLiveSeriesRequest(
+    {
+      site: args.site,
+      page: args.page,
+      granularity: args.granularity === LiveGranularity.SECOND ? Granularity.SECOND : Granularity.MINUTE,
+      window: args.window,
+    },
+    context.services.seriesLimits,
+  );
+  return context.services.live.watch(spec);
+}
+
+@Resolver()
+export class PageStatsLiveResolver {
+  @Subscription(() => PageStatsUpdateType, {
+    subscribe,
+    description:
+      'Live hits on one page over the last `window` seconds, over WebSocket (graphql-ws, path /graphql). The first message is the whole window; later ones carry only the buckets whose counts changed, at most one message per second. Hits recorded through any instance show up: the server re-reads the counters once per second.',
+  })
+  pageStatsLive(
+    @Root() update: LiveUpdate,
+    @Arg('site', { description: 'Site identifier.' }) _site: string,
+    @Arg('page', { description: 'URL path starting with "/".' }) _page: string,
+    @Arg('granularity', () => LiveGranularity, { description: 'Bucket size: SECOND or MINUTE.' })
+    _granularity: LiveGranularity,
+    @Arg('window', () => Int, {
+      defaultValue: 300,
+      description: 'How many seconds back the window reaches: 1–3,600 for SECOND, 60–86,400 for MINUTE.',
+    })
+    _window: number,
+  ): PageStatsUpdateType {
+    return {
+      site: update.spec.site,
+      page: update.spec.page,
+      granularity: update.spec.granularity,
+      snapshot: update.snapshot,
+      from: new Date(update.from),
+      to: new Date(update.to),
+      total: update.total,
+      points: update.points.map((point) => ({ t: new Date(point.t), hits: point.hits })),
+    };
+  }
+}

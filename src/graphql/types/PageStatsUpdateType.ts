@@ -1,0 +1,39 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { Field, ObjectType } from 'type-graphql';
+import { DateTimeScalar } from '../scalars/DateTimeScalar';
+import { Granularity } from './GranularityEnum';
+import { SeriesPointType } from './SeriesPointType';
+
+@ObjectType('PageStatsUpdate', {
+  description:
+    'One message of a live series: first a snapshot of the whole window, then only the buckets whose counts changed (absolute counts). A client keeps a map from bucket start to count, drops buckets before `from`, and treats buckets it has not seen as 0.',
+})
+export class PageStatsUpdateType {
+  @Field({ description: 'The site, as recorded.' })
+  site!: string;
+
+  @Field({ description: 'The page path, as recorded.' })
+  page!: string;
+
+  @Field(() => Granularity, { description: 'Bucket size.' })
+  granularity!: Granularity;
+
+  @Field({ description: 'True for the first message, whose points are every bucket of the window.' })
+  snapshot!: boolean;
+
+  @Field(() => DateTimeScalar, { description: 'Start of the first bucket of the window; the window slides with time.' })
+  from!: Date;
+
+  @Field(() => DateTimeScalar, {
+    description: 'End of the last bucket of the window (exclusive); that bucket holds now.',
+  })
+  to!: Date;
+
+  @Field(() => GraphQLSafeInt, { description: 'Sum of every bucket of the window (not only of `points`).' })
+  total!: number;
+
+  @Field(() => [SeriesPointType], {
+    description: 'Snapshot: every bucket. Later: the buckets whose counts changed since the previous message.',
+  })
+  points!: SeriesPointType[];
+}

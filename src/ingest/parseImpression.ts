@@ -1,0 +1,77 @@
+/**
+ * Validates client impressions into Impressions. Ids are opaque strings; forbidding control characters keeps
+ * them printable and lets in-memory keys use a separator that no id can contain.
+ */
+import { describe } from '../errors/describe';
+import type { Impression, ImpressionInputFields, ImpressionLimits } from './Impression';
+import { ImpressionRejectedError } from './ImpressionRejectedError';
+import { RejectReason } from './RejectReason';
+
+export const MAX_IMPRESSION_ID_LENGTH = 128;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export function parseImpressionId(id: string, field: string): string {
+  if (id.length === 0) throw new ImpressionRejectedError(RejectReason.ID_EMPTY, `${field} must not be empty`, field);
+  if (id.length > MAX_IMPRESSION_ID_LENGTH) {
+    throw new ImpressionRejectedError(
+      RejectReason.ID_TOO_LONG,
+      `${field} must be at most ${MAX_IMPRESSION_ID_LENGTH} characters, got ${id.length}`,
+      field,
+    );
+  }
+  if (CONTROL.test(id)) {
+    throw new ImpressionRejectedError(
+      RejectReason.ID_HAS_CONTROL,
+      `${field} must not contain control characters, got ${describe(id)}`,
+      field,
+    );
+  }
+  // A lone surrogate would be stored as U+FFFD, silently merging two different ids.
+  if (!id.isWellFormed()) {
+    throw new ImpressionRejectedError(
+      RejectReason.MALFORMED_UNICODE,
+      `${field} must be well-formed Unicode, got ${describe(id)}`,
+      field,
+    );
+  }
+  return id;
+}
+
+export function parseImpression(
+  input: ImpressionInputFields,
+  options: { limits: ImpressionLimits; path?: string },
+): Impression {
+  const prefix = options.path === undefined ? '' : `${options.path}.`;
+  const userId = parseImpressionId(input.userId, `${prefix}userId`);
+  const itemId = parseImpressionId(input.itemId, `${prefix}itemId`);
+  const count = input.count ?? 1;
+  if (!Number.isSafeInteger(count) || count < 1) {
+    throw new ImpressionRejectedError(
+      RejectReason.COUNT_NOT_POSITIVE_INTEGER,
+      `${prefix}count must be a positive integer, got ${count}`,
+      `${prefix}count`,
+    );
+  }
+  if (count > options.limits.maxCount) {
+    throw new ImpressionRejectedError(
+      RejectReason.COUNT_TOO_LARGE,
+      `${prefix}count must be at most ${options.limits.maxCount}, got ${count}`,
+      `${prefix}count`,
+    );
+  }
+  return { userId, itemId, count };
+}
+
+/** Validates a whole batch before anything is written: one bad impression rejects the batch. */
+export function parseImpressionBatch(inputs: readonly ImpressionInputFields[], limits: ImpressionLimits): Impression[] {
+  if (inputs.length > limits.maxBatchSize) {
+    throw new ImpressionRejectedError(
+      RejectReason.BATCH_TOO_LARGE,
+      `impressions must hold at most ${limits.maxBatchSize} impressions, got ${inputs.length}`,
+      'impressions',
+    );
+  }
+  return inputs.map((input, index) => parseImpression(input, { limits, path: `impressions[${index}]` }));
+}

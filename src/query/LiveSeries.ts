@@ -1,0 +1,57 @@
+/**
+ * A live series (the last `window` of one page, by SECOND or MINUTE) and the updates a subscriber receives:
+ * first a snapshot of every bucket, then only the buckets whose counts changed, as absolute counts.
+ * Pure: the window is computed from the `now` passed in.
+ */
+import { floorTo, MINUTE_MS, SECOND_MS } from '../time/buckets';
+import { Granularity } from '../time/Granularity';
+import type { SeriesPoint, SeriesRequest } from './Series';
+
+export type LiveGranularity = Granularity.SECOND | Granularity.MINUTE;
+
+export interface LiveSeriesSpec {
+  readonly site: string;
+  readonly page: string;
+  readonly granularity: LiveGranularity;
+  /** How far back the window reaches; it always ends with the bucket holding `now`. */
+  readonly windowMs: number;
+}
+
+export interface LiveUpdate {
+  readonly spec: LiveSeriesSpec;
+  /** True for the first update (every bucket of the window); false for changes only. */
+  readonly snapshot: boolean;
+  /** Start of the window's first bucket; a client drops buckets before it. */
+  readonly from: number;
+  /** End of the window's last bucket (exclusive). */
+  readonly to: number;
+  /** Sum of the whole window, not only of `points`. */
+  readonly total: number;
+  /** Snapshot: every bucket. Otherwise: the buckets whose counts changed; buckets not listed are unchanged (new ones are 0). */
+  readonly points: readonly SeriesPoint[];
+}
+
+const WIDTH: Record<LiveGranularity, number> = { [Granularity.SECOND]: SECOND_MS, [Granularity.MINUTE]: MINUTE_MS };
+
+export function liveSeriesKey(spec: LiveSeriesSpec): string {
+  return `${spec.granularity}\u0000${spec.windowMs}\u0000${spec.site}\u0000${spec.page}`;
+}
+
+/** The series request for the window at `now`: ceil(window / width) buckets, the last one holding `now`. */
+export function liveWindowRequest(spec: LiveSeriesSpec, now: number): SeriesRequest {
+  const width = WIDTH[spec.granularity];
+  const buckets = Math.max(1, Math.ceil(spec.windowMs / width));
+  const current = floorTo(spec.granularity, now);
+  return {
+    site: spec.site,
+    page: spec.page,
+    granularity: spec.granularity,
+    from: current - (buckets - 1) * width,
+    to: current + width,
+  };
+}
+
+/** The points whose counts differ from `known` (bucket start → count; absent means 0). */
+export function changedPoints(known: ReadonlyMap<number, number>, points: readonly SeriesPoint[]): SeriesPoint[] {
+  return points.filter((point) => (known.get(point.t) ?? 0) !== point.hits);
+}

@@ -1,0 +1,75 @@
+/**
+ * Writes and reads of the impression counters (pairs and item totals), over one Database. A batch costs one
+ * unordered bulkWrite per collection whatever its size (the driver splits only past maxWriteBatchSize,
+ * 100,000 operations, which IMPRESSIONS_MAX_BATCH stays below).
+ */
+import type { Collection, Document, WriteConcern } from 'mongodb';
+import { bulkUpsert } from './bulkUpsert';
+import type { Database } from './connectDatabase';
+import type { ImpressionBatch } from './ImpressionBatch';
+import { findTopItems, impressionItemIndexes, impressionItemsCollection } from './impressionItems';
+import type { ImpressionItemDocument, ItemCount } from './impressionItems';
+import {
+  findPairsOfItem,
+  findPairsOfUser,
+  findTopPairs,
+  impressionPairIndexes,
+  impressionPairsCollection,
+} from './impressionPairs';
+import type { ImpressionPairDocument, PairCount } from './impressionPairs';
+import { translateDriverError } from './translateDriverError';
+
+export type { ItemCount, PairCount };
+
+export class ImpressionStore {
+  private readonly pairs: Collection<ImpressionPairDocument>;
+  private readonly items: Collection<ImpressionItemDocument>;
+  private readonly writeConcern: WriteConcern | undefined;
+
+  constructor(database: Database, options: { writeConcern?: string | number | undefined } = {}) {
+    this.pairs = impressionPairsCollection(database.db);
+    this.items = impressionItemsCollection(database.db);
+    this.writeConcern =
+      options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' };
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.pairs.createIndexes(impressionPairIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+    await this.items.createIndexes(impressionItemIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+  }
+
+  /**
+   * Two round trips, sent together. Upsert + `$inc` is atomic per document on MongoDB, so concurrent batches
+   * are exact; E11000 races between two upserts creating one pair are retried by bulkUpsert.
+   */
+  async write(batch: ImpressionBatch): Promise<void> {
+    await Promise.all([
+      bulkUpsert(this.pairs as unknown as Collection<Document>, batch.pairOperations(), this.writeConcern),
+      bulkUpsert(this.items as unknown as Collection<Document>, batch.itemOperations(), this.writeConcern),
+    ]);
+  }
+
+  userImpressions(userId: string, after: PairCount | undefined, limit: number): Promise<PairCount[]> {
+    return translated(findPairsOfUser(this.pairs, userId, after, limit));
+  }
+
+  itemImpressions(itemId: string, after: PairCount | undefined, limit: number): Promise<PairCount[]> {
+    return translated(findPairsOfItem(this.pairs, itemId, after, limit));
+  }
+
+  topPairs(after: PairCount | undefined, limit: number): Promise<PairCount[]> {
+    return translated(findTopPairs(this.pairs, after, limit));
+  }
+
+  topItems(after: ItemCount | undefined, limit: number): Promise<ItemCount[]> {
+    return translated(findTopItems(this.items, after, limit));
+  }
+}
+
+async function translated<T>(query: Promise<T>): Promise<T> {
+  try {
+    return await query;
+  } catch (error) {
+    throw translateDriverError(error);
+  }
+}

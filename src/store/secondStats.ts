@@ -1,0 +1,88 @@
+/**
+ * `stats.seconds`: one document per site, page and UTC minute, in seed 001's shape adapted to ours:
+ * `{ _id: "YYYYMMDDHHmm/site/page", metadata: {date, site, page}, minute: <minute total>, seconds: {"0".."59"} }`.
+ * Recent data only: the collection expires after the retention window (see secondsRetention.ts).
+ */
+import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
+import type { Hit } from '../ingest/Hit';
+import { MINUTE_MS, minuteKey } from '../time/buckets';
+import { hitParts } from '../time/hitParts';
+import { rangeClause } from './dailyStats';
+import { documentId } from './documentId';
+import type { PendingUpdates } from './PendingUpdates';
+import { counterUpsert } from './counterUpsert';
+import type { WriteTargeting } from './counterUpsert';
+import type { SeriesDocumentRange } from './SeriesDocumentRange';
+
+export const SECONDS_COLLECTION = 'stats.seconds';
+
+export interface SecondStatsDocument {
+  _id: string;
+  metadata: { date: Date; site: string; page: string };
+  minute?: number;
+  seconds?: Record<string, number>;
+}
+
+export const secondIndexes = [
+  { key: { 'metadata.site': 1, 'metadata.page': 1, 'metadata.date': 1 }, name: 'site_page_date' },
+] as const;
+
+export const SECONDS_TTL_INDEX_NAME = 'expire_after_retention';
+
+export function secondsCollection(db: Db): Collection<SecondStatsDocument> {
+  return db.collection<SecondStatsDocument>(SECONDS_COLLECTION);
+}
+
+export function secondsDocumentId(site: string, page: string, minuteMs: number): string {
+  return documentId(minuteKey(minuteMs), site, page);
+}
+
+export function addHitToSeconds(pending: PendingUpdates, hit: Hit): void {
+  const parts = hitParts(hit.at);
+  const key = {
+    id: secondsDocumentId(hit.site, hit.page, parts.minute),
+    site: hit.site,
+    page: hit.page,
+    date: new Date(parts.minute),
+  };
+  pending.add(key, 'minute', hit.count);
+  pending.add(key, `seconds.${parts.secondOfMinute}`, hit.count);
+}
+
+/** The 60 zero-filled minute documents of the hour starting at `hourMs`; existing documents are left alone. */
+export function preallocatedSecondsHour(
+  site: string,
+  page: string,
+  hourMs: number,
+  targeting: WriteTargeting,
+): AnyBulkWriteOperation<Document>[] {
+  const seconds: Record<string, number> = {};
+  for (let s = 0; s < 60; s++) seconds[s] = 0;
+  const operations: AnyBulkWriteOperation<Document>[] = [];
+  for (let m = 0; m < 60; m++) {
+    const minute = hourMs + m * MINUTE_MS;
+    const key = { id: secondsDocumentId(site, page, minute), site, page, date: new Date(minute) };
+    operations.push(counterUpsert(key, targeting, { zeros: { minute: 0, seconds } }));
+  }
+  return operations;
+}
+
+/** One find for many series: the same `$or` of index-served (site, page, date range) clauses as daily. */
+export async function findSeconds(
+  collection: Collection<SecondStatsDocument>,
+  ranges: readonly SeriesDocumentRange[],
+): Promise<SecondStatsDocument[]> {
+  if (ranges.length === 0) return [];
+  return collection
+    .find({ $or: ranges.map(rangeClause) }, { projection: { _id: 0, metadata: 1, seconds: 1 } })
+    .toArray() as Promise<SecondStatsDocument[]>;
+}
+
+/** Deletes the minute documents that start before `cutoff`; returns how many went. */
+export async function deleteSecondsBefore(
+  collection: Collection<SecondStatsDocument>,
+  cutoff: number,
+): Promise<number> {
+  const result = await collection.deleteMany({ 'metadata.date': { $lt: new Date(cutoff) } });
+  return result.deletedCount;
+}

@@ -1,0 +1,89 @@
+import { GroupCommitter } from '../../../src/ingest/GroupCommitter';
+import type { Hit } from '../../../src/ingest/Hit';
+import type { CounterBatch } from '../../../src/store/CounterBatch';
+
+const hit = (page: string, at = Date.parse('2026-01-01T10:00:00Z')): Hit => ({ site: 's', page, at, count: 1 });
+
+/** A writer whose flushes complete only when the test says so. */
+function controlledWriter() {
+  const flushes: Array<{ batch: CounterBatch; finish(): void; fail(error: Error): void }> = [];
+  const write = (batch: CounterBatch) =>
+    new Promise<void>((resolve, reject) => flushes.push({ batch, finish: resolve, fail: reject }));
+  return { flushes, write };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('GroupCommitter', () => {
+  it('writes hits submitted within the interval as one batch, one update per document', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 5, concurrency: 1, maxPendingDocuments: 1000 });
+    const done = Promise.all([
+      committer.submit([hit('/a')]),
+      committer.submit([hit('/a')]),
+      committer.submit([hit('/b')]),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flushes).toHaveLength(1);
+    expect(flushes[0]?.batch.hits).toBe(3);
+    // /a and /b: one daily and one monthly document each.
+    expect(flushes[0]?.batch.documents).toBe(4);
+    flushes[0]?.finish();
+    await done;
+  });
+
+  it('answers callers only after their flush is acknowledged', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 1, maxPendingDocuments: 1000 });
+    let answered = false;
+    const done = committer.submit([hit('/a')]).then(() => (answered = true));
+    await tick();
+    expect(answered).toBe(false);
+    flushes[0]?.finish();
+    await done;
+    expect(answered).toBe(true);
+  });
+
+  it('keeps one flush in flight and sends what queued behind it as the next batch', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 1, maxPendingDocuments: 1000 });
+    const first = committer.submit([hit('/a')]);
+    const queued = [committer.submit([hit('/b')]), committer.submit([hit('/c')])];
+    await tick();
+    expect(flushes).toHaveLength(1);
+    flushes[0]?.finish();
+    await first;
+    await tick();
+    expect(flushes).toHaveLength(2);
+    expect(flushes[1]?.batch.hits).toBe(2);
+    flushes[1]?.finish();
+    await Promise.all(queued);
+  });
+
+  it('rejects every caller of a failed flush and nobody else', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 2, maxPendingDocuments: 1000 });
+    const failed = committer.submit([hit('/a')]);
+    await tick();
+    const fine = committer.submit([hit('/b')]);
+    await tick();
+    flushes[0]?.fail(new Error('boom'));
+    flushes[1]?.finish();
+    await expect(failed).rejects.toThrow('boom');
+    await expect(fine).resolves.toBeUndefined();
+  });
+
+  it('drains pending and in-flight writes', async () => {
+    const written: number[] = [];
+    const committer = new GroupCommitter(
+      async (batch) => {
+        written.push(batch.hits);
+      },
+      { intervalMs: 10_000, concurrency: 1, maxPendingDocuments: 1000 },
+    );
+    const pending = committer.submit([hit('/a'), hit('/b')]);
+    await committer.drain();
+    await pending;
+    expect(written).toEqual([2]);
+  });
+});

@@ -1,0 +1,173 @@
+import { changedPoints, liveWindowRequest } from '../../../src/query/LiveSeries';
+import type { LiveGranularity, LiveSeriesSpec } from '../../../src/query/LiveSeries';
+import { LiveSubscription } from '../../../src/query/LiveSubscription';
+import { parseLiveSeriesRequest } from '../../../src/query/parseLiveSeriesRequest';
+import type { Series } from '../../../src/query/Series';
+import { Granularity } from '../../../src/time/Granularity';
+
+const ms = (iso: string): number => Date.parse(iso);
+const iso = (t: number): string => new Date(t).toISOString();
+const spec: LiveSeriesSpec = { site: 's', page: '/p', granularity: Granularity.SECOND, windowMs: 3_000 };
+
+/** A series of the window starting at `from` (one-second buckets) with these counts. */
+function series(from: string, counts: number[]): Series {
+  const start = ms(from);
+  const points = counts.map((hits, i) => ({ t: start + i * 1000, hits }));
+  const request = {
+    site: 's',
+    page: '/p',
+    granularity: Granularity.SECOND,
+    from: start,
+    to: start + counts.length * 1000,
+  };
+  return { request, from: start, to: request.to, total: counts.reduce((a, b) => a + b, 0), points };
+}
+
+describe('liveWindowRequest', () => {
+  it.each([
+    // granularity, window ms, now, from, to
+    [Granularity.SECOND, 300_000, '2026-11-21T12:00:00.400Z', '2026-11-21T11:55:01.000Z', '2026-11-21T12:00:01.000Z'],
+    [Granularity.SECOND, 1_000, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z'],
+    [Granularity.MINUTE, 3_600_000, '2026-01-01T00:10:30.000Z', '2025-12-31T23:11:00.000Z', '2026-01-01T00:11:00.000Z'],
+    // A window that is not a whole number of minutes rounds up to one more bucket.
+    [Granularity.MINUTE, 90_000, '2026-01-01T00:10:30.000Z', '2026-01-01T00:09:00.000Z', '2026-01-01T00:11:00.000Z'],
+  ])('%s over %d ms at %s covers [%s, %s)', (granularity, windowMs, now, from, to) => {
+    const request = liveWindowRequest({ ...spec, granularity: granularity as LiveGranularity, windowMs }, ms(now));
+    expect(iso(request.from)).toBe(from);
+    expect(iso(request.to)).toBe(to);
+  });
+});
+
+describe('changedPoints', () => {
+  it('lists the buckets whose counts differ, treating unknown buckets as 0', () => {
+    const known = new Map([
+      [1000, 1],
+      [2000, 2],
+    ]);
+    expect(
+      changedPoints(known, [
+        { t: 1000, hits: 1 },
+        { t: 2000, hits: 5 },
+        { t: 3000, hits: 0 },
+        { t: 4000, hits: 1 },
+      ]),
+    ).toEqual([
+      { t: 2000, hits: 5 },
+      { t: 4000, hits: 1 },
+    ]);
+  });
+});
+
+describe('LiveSubscription', () => {
+  it('hands out the snapshot first, then only changed buckets with absolute counts', async () => {
+    const subscription = new LiveSubscription(spec, () => undefined);
+    subscription.offer(series('2026-11-21T12:00:00Z', [0, 1, 0]));
+    expect(await subscription.next()).toMatchObject({
+      done: false,
+      value: { snapshot: true, total: 1, points: [{ hits: 0 }, { hits: 1 }, { hits: 0 }] },
+    });
+    subscription.offer(series('2026-11-21T12:00:00Z', [0, 1, 0]));
+    subscription.offer(series('2026-11-21T12:00:01Z', [1, 0, 4]));
+    expect(await subscription.next()).toEqual({
+      done: false,
+      value: {
+        spec,
+        snapshot: false,
+        from: ms('2026-11-21T12:00:01Z'),
+        to: ms('2026-11-21T12:00:04Z'),
+        total: 5,
+        points: [{ t: ms('2026-11-21T12:00:03Z'), hits: 4 }],
+      },
+    });
+  });
+
+  it('merges updates a slow reader has not read yet, keeping one message and the newest counts', async () => {
+    const subscription = new LiveSubscription(spec, () => undefined);
+    subscription.offer(series('2026-11-21T12:00:00Z', [0, 0, 0]));
+    await subscription.next();
+    subscription.offer(series('2026-11-21T12:00:00Z', [1, 0, 0]));
+    subscription.offer(series('2026-11-21T12:00:00Z', [2, 3, 0]));
+    subscription.offer(series('2026-11-21T12:00:01Z', [3, 0, 9]));
+    const { value } = await subscription.next();
+    expect(value).toMatchObject({ snapshot: false, from: ms('2026-11-21T12:00:01Z'), total: 12 });
+    // 12:00:00 left the window; 12:00:01 and 12:00:03 changed.
+    expect(value?.points).toEqual([
+      { t: ms('2026-11-21T12:00:01Z'), hits: 3 },
+      { t: ms('2026-11-21T12:00:03Z'), hits: 9 },
+    ]);
+  });
+
+  it('sends nothing when nothing changed', async () => {
+    const subscription = new LiveSubscription(spec, () => undefined);
+    subscription.offer(series('2026-11-21T12:00:00Z', [1, 0, 0]));
+    await subscription.next();
+    subscription.offer(series('2026-11-21T12:00:00Z', [1, 0, 0]));
+    let settled = false;
+    void subscription.next().then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    await subscription.return();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(true);
+  });
+
+  it('ends a waiting reader and reports its end exactly once', async () => {
+    const ended = jest.fn();
+    const subscription = new LiveSubscription(spec, ended);
+    const waiting = subscription.next();
+    subscription.end();
+    subscription.end();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(await subscription.next()).toEqual({ value: undefined, done: true });
+    expect(ended).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('parseLiveSeriesRequest', () => {
+  const limits = { maxBuckets: 10_000, secondsRetentionMs: 48 * 3_600_000 };
+  const input = (granularity: Granularity.SECOND | Granularity.MINUTE, window: number) => ({
+    site: 's',
+    page: '/p',
+    granularity,
+    window,
+  });
+
+  it('accepts a window within its bounds', () => {
+    expect(parseLiveSeriesRequest(input(Granularity.SECOND, 300), limits)).toEqual({
+      site: 's',
+      page: '/p',
+      granularity: Granularity.SECOND,
+      windowMs: 300_000,
+    });
+  });
+
+  it.each([
+    [Granularity.SECOND, 0, limits, 'window must be an integer from 1 to 3600 seconds for granularity SECOND, got 0'],
+    [
+      Granularity.SECOND,
+      3601,
+      limits,
+      'window must be an integer from 1 to 3600 seconds for granularity SECOND, got 3601',
+    ],
+    [
+      Granularity.MINUTE,
+      30,
+      limits,
+      'window must be an integer from 60 to 86400 seconds for granularity MINUTE, got 30',
+    ],
+    [
+      Granularity.SECOND,
+      60,
+      { maxBuckets: 10_000 },
+      'granularity SECOND needs second-level counters, which are switched off on this server (SECONDS_ENABLED=false); use MINUTE or coarser',
+    ],
+  ])('rejects %s with window %d', (granularity, window, withLimits, message) => {
+    expect(() => parseLiveSeriesRequest(input(granularity as LiveGranularity, window), withLimits)).toThrow(message);
+  });
+
+  it('rejects a bad page with the same message as everywhere', () => {
+    expect(() => parseLiveSeriesRequest({ ...input(Granularity.MINUTE, 60), page: 'x' }, limits)).toThrow(
+      'page must start with "/", got "x"',
+    );
+  });
+});

@@ -1,0 +1,87 @@
+import { parseSeriesRequest } from '../../../src/query/parseSeriesRequest';
+import { Granularity } from '../../../src/time/Granularity';
+
+const ms = (iso: string): number => Date.parse(iso);
+const NOW = ms('2026-11-21T12:00:00Z');
+const HOURS_48 = 48 * 3_600_000;
+const input = (from: string, to: string, granularity = Granularity.SECOND) => ({
+  site: 's',
+  page: '/p',
+  granularity,
+  from: new Date(from),
+  to: new Date(to),
+});
+
+describe('parseSeriesRequest for SECOND', () => {
+  it('accepts a range starting inside the retention window, up to its very edge', () => {
+    expect(
+      parseSeriesRequest(
+        input('2026-11-19T12:00:00Z', '2026-11-19T12:10:00Z'),
+        { maxBuckets: 10_000, secondsRetentionMs: HOURS_48 },
+        NOW,
+      ),
+    ).toEqual({
+      site: 's',
+      page: '/p',
+      granularity: Granularity.SECOND,
+      from: ms('2026-11-19T12:00:00Z'),
+      to: ms('2026-11-19T12:10:00Z'),
+    });
+  });
+
+  it.each([
+    [
+      '2026-11-18T00:00:00Z',
+      HOURS_48,
+      'range.from must be within the second-level retention window of 48 hours (after 2026-11-19T12:00:00.000Z), got 2026-11-18T00:00:00.000Z',
+    ],
+    [
+      '2026-11-21T10:59:59.999Z',
+      1 * 3_600_000,
+      'range.from must be within the second-level retention window of 1 hours (after 2026-11-21T11:00:00.000Z), got 2026-11-21T10:59:59.999Z',
+    ],
+  ])('rejects from %s with retention %d ms, stating the window', (from, retention, message) => {
+    const call = () =>
+      parseSeriesRequest(
+        input(from, '2026-11-21T11:30:00Z'),
+        { maxBuckets: 1_000_000, secondsRetentionMs: retention },
+        NOW,
+      );
+    expect(call).toThrow(message);
+    try {
+      call();
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'range' });
+    }
+  });
+
+  it('rejects SECOND clearly when second-level counters are switched off', () => {
+    expect(() =>
+      parseSeriesRequest(input('2026-11-21T11:00:00Z', '2026-11-21T11:01:00Z'), { maxBuckets: 10_000 }, NOW),
+    ).toThrow(
+      'granularity SECOND needs second-level counters, which are switched off on this server (SECONDS_ENABLED=false); use MINUTE or coarser',
+    );
+  });
+
+  it('applies the bucket limit to SECOND ranges inside the window', () => {
+    expect(() =>
+      parseSeriesRequest(
+        input('2026-11-21T09:00:00Z', '2026-11-21T12:00:00Z'),
+        { maxBuckets: 10_000, secondsRetentionMs: HOURS_48 },
+        NOW,
+      ),
+    ).toThrow(
+      'range holds 10800 SECOND buckets, more than the limit of 10000 (QUERY_MAX_BUCKETS); use a coarser granularity or a shorter range',
+    );
+  });
+
+  it('leaves other granularities unaffected by the retention window', () => {
+    expect(
+      parseSeriesRequest(
+        input('2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z', Granularity.HOUR),
+        { maxBuckets: 10_000 },
+        NOW,
+      ).granularity,
+    ).toBe(Granularity.HOUR);
+  });
+});

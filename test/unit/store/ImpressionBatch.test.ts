@@ -1,0 +1,58 @@
+import { ImpressionBatch } from '../../../src/store/ImpressionBatch';
+
+describe('ImpressionBatch', () => {
+  it('sums repeated pairs and items instead of counting them once', () => {
+    const batch = ImpressionBatch.of([
+      { userId: 'u1', itemId: 'i1', count: 1 },
+      { userId: 'u1', itemId: 'i1', count: 2 },
+      { userId: 'u2', itemId: 'i1', count: 1 },
+      { userId: 'u1', itemId: 'i2', count: 5 },
+    ]);
+    expect(batch.pairCounts()).toEqual([
+      { userId: 'u1', itemId: 'i1', count: 3 },
+      { userId: 'u1', itemId: 'i2', count: 5 },
+      { userId: 'u2', itemId: 'i1', count: 1 },
+    ]);
+    expect(batch.itemCounts()).toEqual([
+      { itemId: 'i1', count: 4 },
+      { itemId: 'i2', count: 5 },
+    ]);
+    expect({ pairs: batch.pairCount, items: batch.itemCount, total: batch.total }).toEqual({
+      pairs: 3,
+      items: 2,
+      total: 9,
+    });
+  });
+
+  it('keeps pairs apart whose concatenated ids would be equal', () => {
+    const batch = ImpressionBatch.of([
+      { userId: 'ab', itemId: 'c', count: 1 },
+      { userId: 'a', itemId: 'bc', count: 1 },
+    ]);
+    expect(batch.pairCount).toBe(2);
+  });
+
+  it('writes one $inc upsert per distinct pair and item, starting new documents at the batch count', () => {
+    const impressions = Array.from({ length: 1000 }, (_, n) => ({
+      userId: `u${n % 10}`,
+      itemId: `i${n % 7}`,
+      count: 1,
+    }));
+    const batch = ImpressionBatch.of(impressions);
+    const pairOps = batch.pairOperations();
+    expect(pairOps).toHaveLength(70);
+    expect(batch.itemOperations()).toHaveLength(7);
+    expect(pairOps[0]).toEqual({
+      updateOne: { filter: { _id: { u: 'u0', i: 'i0' } }, update: { $inc: { c: 15 } }, upsert: true },
+    });
+    expect(batch.itemOperations()[0]).toEqual({
+      updateOne: { filter: { _id: 'i0' }, update: { $inc: { c: 143 } }, upsert: true },
+    });
+  });
+
+  it('builds the pair _id with u before i, whatever order the fields arrived in', () => {
+    const [op] = ImpressionBatch.of([{ itemId: 'i', userId: 'u', count: 1 }]).pairOperations();
+    const filter = (op as { updateOne: { filter: { _id: object } } }).updateOne.filter;
+    expect(Object.keys(filter._id)).toEqual(['u', 'i']);
+  });
+});
