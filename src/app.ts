@@ -66,6 +66,7 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     writeConcern: config.ingest.writeConcern,
     secondsRetentionMs,
     logger,
+    targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
   });
   await counters.ensureIndexes();
   const secondsRetention = config.seconds.enabled ? await counters.ensureSecondsIndexes() : undefined;

@@ -7,6 +7,8 @@ import { ConfigError } from './ConfigError';
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
+/** How counter documents are addressed: `auto` picks per engine (see src/store/counterUpsert.ts). */
+export type DocumentTargeting = 'auto' | 'shardKey' | 'idOnly';
 
 export interface Config {
   readonly nodeEnv: NodeEnv;
@@ -16,6 +18,7 @@ export interface Config {
   readonly mongodbUri: string | undefined;
   readonly mongodbDb: string;
   readonly embeddedEngine: EmbeddedEngine;
+  readonly documentTargeting: DocumentTargeting;
   /** Where the embedded server keeps its files; undefined means a temporary directory removed on exit. */
   readonly embeddedDataDir: string | undefined;
   readonly logLevel: LogLevel;
@@ -74,6 +77,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const NODE_ENVS: readonly NodeEnv[] = ['development', 'production', 'test'];
 const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
+const TARGETINGS: readonly DocumentTargeting[] = ['auto', 'shardKey', 'idOnly'];
 
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
@@ -85,6 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongodbUri: optionalUri(env, 'MONGODB_URI'),
     mongodbDb: databaseName(env, 'MONGODB_DB', 'tally'),
     embeddedEngine: oneOf(env, 'TALLY_EMBEDDED_ENGINE', ENGINES, 'auto'),
+    documentTargeting: oneOf(env, 'DOCUMENT_TARGETING', TARGETINGS, 'auto'),
     embeddedDataDir: env.TALLY_DATA_DIR === '' ? undefined : (env.TALLY_DATA_DIR ?? './data'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     introspection: boolean(env, 'GRAPHQL_INTROSPECTION', dev),

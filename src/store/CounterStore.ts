@@ -2,20 +2,38 @@
 import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
 import { bulkUpsert } from './bulkUpsert';
 import { ensureIndexes } from './ensureIndexes';
-import type { WriteTargeting } from './counterUpsert';
+import type { Targeting } from './counterUpsert';
 import type { CounterBatch } from './CounterBatch';
 import type { Database } from './connectDatabase';
-import { dailyCollection, dailyIndexes, findDaily, preallocatedDaily } from './dailyStats';
+import {
+  dailyCollection,
+  dailyDocumentIds,
+  dailyIndexes,
+  dailyProjection,
+  findDaily,
+  preallocatedDaily,
+} from './dailyStats';
+import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
 import type { DailyFields, DailyStatsDocument } from './dailyStats';
 import { startOfMonth } from '../time/buckets';
-import { findMonthly, monthlyCollection, monthlyDocumentId, monthlyIndexes, preallocatedMonthly } from './monthlyStats';
+import {
+  findMonthly,
+  MONTHLY_PROJECTION,
+  monthlyCollection,
+  monthlyDocumentId,
+  monthlyDocumentIds,
+  monthlyIndexes,
+  preallocatedMonthly,
+} from './monthlyStats';
 import type { MonthlyStatsDocument } from './monthlyStats';
 import {
   deleteSecondsBefore,
   findSeconds,
   preallocatedSecondsHour,
+  SECONDS_PROJECTION,
   secondIndexes,
   secondsCollection,
+  secondsDocumentIds,
 } from './secondStats';
 import type { SecondStatsDocument } from './secondStats';
 import { ensureSecondsRetention, secondsExpiryCutoff } from './secondsRetention';
@@ -44,7 +62,7 @@ export interface CounterStoreOptions {
   /** Where the retention mode (TTL index or sweep) is logged once. */
   readonly logger?: Logger | undefined;
   /** Overrides the engine's choice of write filters (tests run both modes on one server). */
-  readonly writeTargeting?: WriteTargeting | undefined;
+  readonly targeting?: Targeting | undefined;
 }
 
 const DEFAULT_SECONDS_RETENTION_MS = 48 * 3_600_000;
@@ -57,7 +75,7 @@ export class CounterStore {
   private readonly engine: Database['engine'];
   readonly secondsRetentionMs: number;
   private readonly logger: Logger | undefined;
-  private readonly targeting: WriteTargeting;
+  private readonly targeting: Targeting;
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
     this.daily = dailyCollection(database.db);
@@ -66,7 +84,7 @@ export class CounterStore {
     this.engine = database.engine;
     this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
     this.logger = options.logger;
-    this.targeting = options.writeTargeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
+    this.targeting = options.targeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
     this.writeConcern =
       options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' };
   }
@@ -145,25 +163,42 @@ export class CounterStore {
     ]);
   }
 
-  async findDaily(ranges: readonly SeriesDocumentRange[], fields: DailyFields): Promise<DailyStatsDocument[]> {
-    try {
-      return await findDaily(this.daily, ranges, fields);
-    } catch (error) {
-      throw translateDriverError(error);
-    }
+  findDaily(ranges: readonly SeriesDocumentRange[], fields: DailyFields): Promise<DailyStatsDocument[]> {
+    return this.read(this.daily, ranges, dailyDocumentIds, dailyProjection(fields), () =>
+      findDaily(this.daily, ranges, fields),
+    );
   }
 
-  async findMonthly(ranges: readonly SeriesDocumentRange[]): Promise<MonthlyStatsDocument[]> {
-    try {
-      return await findMonthly(this.monthly, ranges);
-    } catch (error) {
-      throw translateDriverError(error);
-    }
+  findMonthly(ranges: readonly SeriesDocumentRange[]): Promise<MonthlyStatsDocument[]> {
+    return this.read(this.monthly, ranges, monthlyDocumentIds, MONTHLY_PROJECTION, () =>
+      findMonthly(this.monthly, ranges),
+    );
   }
 
-  async findSeconds(ranges: readonly SeriesDocumentRange[]): Promise<SecondStatsDocument[]> {
+  findSeconds(ranges: readonly SeriesDocumentRange[]): Promise<SecondStatsDocument[]> {
+    return this.read(this.seconds, ranges, secondsDocumentIds, SECONDS_PROJECTION, () =>
+      findSeconds(this.seconds, ranges),
+    );
+  }
+
+  /**
+   * MongoDB (`shardKey`): one find per collection for the whole batch, an `$or` of index range scans.
+   * FerretDB (`idOnly`): a find per document by exact `_id` while the batch needs few documents (see
+   * findByExactIds), because any other filter makes FerretDB decode the whole table.
+   */
+  private async read<T extends Document>(
+    collection: Collection<T>,
+    ranges: readonly SeriesDocumentRange[],
+    idsOf: (range: SeriesDocumentRange) => string[],
+    projection: Document,
+    scan: () => Promise<T[]>,
+  ): Promise<T[]> {
     try {
-      return await findSeconds(this.seconds, ranges);
+      if (this.targeting === 'idOnly') {
+        const ids = [...new Set(ranges.flatMap(idsOf))];
+        if (ids.length <= EXACT_ID_READ_LIMIT) return await findByExactIds(collection, ids, projection);
+      }
+      return await scan();
     } catch (error) {
       throw translateDriverError(error);
     }

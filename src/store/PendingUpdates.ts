@@ -4,7 +4,7 @@
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { counterUpsert } from './counterUpsert';
-import type { CounterDocumentKey, WriteTargeting } from './counterUpsert';
+import type { CounterDocumentKey, Targeting } from './counterUpsert';
 
 export type { CounterDocumentKey };
 
@@ -36,7 +36,7 @@ export class PendingUpdates {
     }
   }
 
-  toOperations(targeting: WriteTargeting): AnyBulkWriteOperation<Document>[] {
+  toOperations(targeting: Targeting): AnyBulkWriteOperation<Document>[] {
     return [...this.byId.values()].map(({ key, inc }) => counterUpsert(key, targeting, { inc }));
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 
-export type WriteTargeting = 'shardKey' | 'idOnly';
+export type Targeting = 'shardKey' | 'idOnly';
 
 export interface CounterDocumentKey {
   readonly id: string;
@@ -21,7 +21,7 @@ export interface CounterDocumentKey {
 
 export function counterUpsert(
   key: CounterDocumentKey,
-  targeting: WriteTargeting,
+  targeting: Targeting,
   change: { readonly inc?: Readonly<Record<string, number>>; readonly zeros?: Readonly<Document> },
 ): AnyBulkWriteOperation<Document> {
   const onInsert: Document =
@@ -37,7 +37,7 @@ export function counterUpsert(
   };
 }
 
-export function counterFilter(key: CounterDocumentKey, targeting: WriteTargeting): Document {
+export function counterFilter(key: CounterDocumentKey, targeting: Targeting): Document {
   return targeting === 'shardKey'
     ? { _id: key.id, 'metadata.site': key.site, 'metadata.page': key.page }
     : { _id: key.id };

@@ -5,12 +5,12 @@
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
 import type { Hit } from '../ingest/Hit';
-import { dayKey, startOfDay } from '../time/buckets';
+import { DAY_MS, dayKey, startOfDay } from '../time/buckets';
 import { hitParts } from '../time/hitParts';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
-import type { WriteTargeting } from './counterUpsert';
+import type { Targeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 
 export const DAILY_COLLECTION = 'stats.daily';
@@ -39,6 +39,13 @@ export function dailyDocumentId(site: string, page: string, dayMs: number): stri
   return documentId(dayKey(dayMs), site, page);
 }
 
+/** The ids of every daily document a range covers. */
+export function dailyDocumentIds(range: SeriesDocumentRange): string[] {
+  const ids: string[] = [];
+  for (let day = range.first; day <= range.last; day += DAY_MS) ids.push(dailyDocumentId(range.site, range.page, day));
+  return ids;
+}
+
 export function addHitToDaily(pending: PendingUpdates, hit: Hit): void {
   const parts = hitParts(hit.at);
   const key = {
@@ -57,7 +64,7 @@ export function preallocatedDaily(
   site: string,
   page: string,
   dayMs: number,
-  targeting: WriteTargeting,
+  targeting: Targeting,
 ): AnyBulkWriteOperation<Document> {
   const day = startOfDay(dayMs);
   const hourly: Record<string, number> = {};

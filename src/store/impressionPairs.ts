@@ -1,21 +1,22 @@
 /**
- * `impressions.pairs`: how many times one user saw one item, `{ _id: { u, i }, c }`. The compound _id is the
- * pair itself: the same in every process, collision-free, stored once (no hash, no copies of u and i).
- * Sharding: `{ _id: 'hashed' }` would spread the write-heavy upserts evenly, each targeting one shard by its
- * `_id` equality; the three reads are top-N index scans that mongos merges from every shard.
+ * `impressions.pairs`: how many times one user saw one item, `{ _id: "<u>\u001f<i>", u, i, c }`. The _id is
+ * built from the pair, so it is the same in every process; no validated id holds U+001F (control characters
+ * are refused), so two pairs cannot share it. A compound `{ _id: { u, i } }` would store each id once, but
+ * FerretDB 1.x cannot look an embedded-document _id up by index: every upsert scanned the table.
+ * Sharding: shard key `{ u: 'hashed' }`. Upserts carry `u` in their filter, so each targets one shard, and
+ * one user's items (the per-user query) live on one shard; the per-item and top queries merge every shard's
+ * index order.
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter } from 'mongodb';
 
 export const IMPRESSION_PAIRS_COLLECTION = 'impressions.pairs';
 
-/** Field order matters: BSON compares embedded documents field by field, so `{ i, u }` would be another id. */
-export interface PairId {
-  readonly u: string;
-  readonly i: string;
-}
+const SEPARATOR = '\u001f';
 
 export interface ImpressionPairDocument {
-  _id: PairId;
+  _id: string;
+  u: string;
+  i: string;
   c: number;
 }
 
@@ -31,24 +32,32 @@ export interface PairCount {
  */
 export const impressionPairIndexes = [
   // findPairsOfUser: one user's items, most-seen first.
-  { key: { '_id.u': 1, c: -1, '_id.i': 1 }, name: 'user_count_item' },
+  { key: { u: 1, c: -1, i: 1 }, name: 'user_count_item' },
   // findPairsOfItem: one item's users, most-seen first.
-  { key: { '_id.i': 1, c: -1, '_id.u': 1 }, name: 'item_count_user' },
+  { key: { i: 1, c: -1, u: 1 }, name: 'item_count_user' },
   // findTopPairs: the most-seen (user, item) pairs overall.
-  { key: { c: -1, '_id.u': 1, '_id.i': 1 }, name: 'count_user_item' },
+  { key: { c: -1, u: 1, i: 1 }, name: 'count_user_item' },
 ] as const;
 
 export function impressionPairsCollection(db: Db): Collection<ImpressionPairDocument> {
   return db.collection<ImpressionPairDocument>(IMPRESSION_PAIRS_COLLECTION);
 }
 
-export function pairId(userId: string, itemId: string): PairId {
-  return { u: userId, i: itemId };
+export function pairId(userId: string, itemId: string): string {
+  // parseImpressionId refuses control characters; this guards the invariant the id's uniqueness rests on.
+  if (userId.includes(SEPARATOR) || itemId.includes(SEPARATOR)) {
+    throw new Error(`impression ids must not contain U+001F: ${JSON.stringify([userId, itemId])}`);
+  }
+  return `${userId}${SEPARATOR}${itemId}`;
 }
 
-/** An upsert that creates the pair at `count` or adds `count` to it: atomic, so concurrent batches are exact. */
+/**
+ * Creates the pair at `count` or adds `count` to it; atomic per document, so concurrent batches are exact.
+ * The filter carries u and i so an upsert copies them in (and carries the shard key).
+ */
 export function pairIncrement(userId: string, itemId: string, count: number): AnyBulkWriteOperation<Document> {
-  return { updateOne: { filter: { _id: pairId(userId, itemId) }, update: { $inc: { c: count } }, upsert: true } };
+  const filter: Document = { _id: pairId(userId, itemId), u: userId, i: itemId };
+  return { updateOne: { filter, update: { $inc: { c: count } }, upsert: true } };
 }
 
 /** One user's items by count desc then itemId asc, after the position `after` (keyset pagination). */
@@ -58,8 +67,8 @@ export function findPairsOfUser(
   after: PairCount | undefined,
   limit: number,
 ): Promise<PairCount[]> {
-  const filter: Filter<Document> = { '_id.u': userId, ...keyset(after, [['_id.i', after?.itemId]]) };
-  return findPairs(collection, filter, { c: -1, '_id.i': 1 }, 'user_count_item', limit);
+  const filter: Filter<Document> = { u: userId, ...keyset(after, [['i', after?.itemId]]) };
+  return findPairs(collection, filter, { c: -1, i: 1 }, 'user_count_item', limit);
 }
 
 /** One item's users by count desc then userId asc, after `after`. */
@@ -69,8 +78,8 @@ export function findPairsOfItem(
   after: PairCount | undefined,
   limit: number,
 ): Promise<PairCount[]> {
-  const filter: Filter<Document> = { '_id.i': itemId, ...keyset(after, [['_id.u', after?.userId]]) };
-  return findPairs(collection, filter, { c: -1, '_id.u': 1 }, 'item_count_user', limit);
+  const filter: Filter<Document> = { i: itemId, ...keyset(after, [['u', after?.userId]]) };
+  return findPairs(collection, filter, { c: -1, u: 1 }, 'item_count_user', limit);
 }
 
 /** All pairs by count desc, then userId, then itemId, after `after`. */
@@ -80,10 +89,10 @@ export function findTopPairs(
   limit: number,
 ): Promise<PairCount[]> {
   const filter = keyset(after, [
-    ['_id.u', after?.userId],
-    ['_id.i', after?.itemId],
+    ['u', after?.userId],
+    ['i', after?.itemId],
   ]);
-  return findPairs(collection, filter, { c: -1, '_id.u': 1, '_id.i': 1 }, 'count_user_item', limit);
+  return findPairs(collection, filter, { c: -1, u: 1, i: 1 }, 'count_user_item', limit);
 }
 
 async function findPairs(
@@ -98,7 +107,7 @@ async function findPairs(
   const documents = await collection
     .find(filter as Filter<ImpressionPairDocument>, { sort, limit, hint: index })
     .toArray();
-  return documents.map((doc) => ({ userId: doc._id.u, itemId: doc._id.i, count: doc.c }));
+  return documents.map((doc) => ({ userId: doc.u, itemId: doc.i, count: doc.c }));
 }
 
 /**

@@ -4,12 +4,12 @@
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
 import type { Hit } from '../ingest/Hit';
-import { daysInMonth, monthKey, startOfMonth } from '../time/buckets';
+import { addMonths, daysInMonth, monthKey, startOfMonth } from '../time/buckets';
 import { hitParts } from '../time/hitParts';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
-import type { WriteTargeting } from './counterUpsert';
+import type { Targeting } from './counterUpsert';
 import { rangeClause } from './dailyStats';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 
@@ -33,6 +33,17 @@ export function monthlyDocumentId(site: string, page: string, monthMs: number): 
   return documentId(monthKey(monthMs), site, page);
 }
 
+export const MONTHLY_PROJECTION = { _id: 0, metadata: 1, daily: 1 } as const;
+
+/** The ids of every monthly document a range covers. */
+export function monthlyDocumentIds(range: SeriesDocumentRange): string[] {
+  const ids: string[] = [];
+  for (let month = range.first; month <= range.last; month = addMonths(month, 1)) {
+    ids.push(monthlyDocumentId(range.site, range.page, month));
+  }
+  return ids;
+}
+
 export function addHitToMonthly(pending: PendingUpdates, hit: Hit): void {
   const parts = hitParts(hit.at);
   const key = {
@@ -49,7 +60,7 @@ export function preallocatedMonthly(
   site: string,
   page: string,
   dayMs: number,
-  targeting: WriteTargeting,
+  targeting: Targeting,
 ): AnyBulkWriteOperation<Document> {
   const month = startOfMonth(dayMs);
   const daily: Record<string, number> = {};
@@ -63,7 +74,7 @@ export async function findMonthly(
   ranges: readonly SeriesDocumentRange[],
 ): Promise<MonthlyStatsDocument[]> {
   if (ranges.length === 0) return [];
-  return collection
-    .find({ $or: ranges.map(rangeClause) }, { projection: { _id: 0, metadata: 1, daily: 1 } })
-    .toArray() as Promise<MonthlyStatsDocument[]>;
+  return collection.find({ $or: ranges.map(rangeClause) }, { projection: MONTHLY_PROJECTION }).toArray() as Promise<
+    MonthlyStatsDocument[]
+  >;
 }

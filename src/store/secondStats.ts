@@ -11,7 +11,7 @@ import { rangeClause } from './dailyStats';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
-import type { WriteTargeting } from './counterUpsert';
+import type { Targeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 
 export const SECONDS_COLLECTION = 'stats.seconds';
@@ -37,6 +37,17 @@ export function secondsDocumentId(site: string, page: string, minuteMs: number):
   return documentId(minuteKey(minuteMs), site, page);
 }
 
+/** The ids of every minute document a range covers. */
+export function secondsDocumentIds(range: SeriesDocumentRange): string[] {
+  const ids: string[] = [];
+  for (let minute = range.first; minute <= range.last; minute += MINUTE_MS) {
+    ids.push(secondsDocumentId(range.site, range.page, minute));
+  }
+  return ids;
+}
+
+export const SECONDS_PROJECTION = { _id: 0, metadata: 1, seconds: 1 } as const;
+
 export function addHitToSeconds(pending: PendingUpdates, hit: Hit): void {
   const parts = hitParts(hit.at);
   const key = {
@@ -54,7 +65,7 @@ export function preallocatedSecondsHour(
   site: string,
   page: string,
   hourMs: number,
-  targeting: WriteTargeting,
+  targeting: Targeting,
 ): AnyBulkWriteOperation<Document>[] {
   const seconds: Record<string, number> = {};
   for (let s = 0; s < 60; s++) seconds[s] = 0;
@@ -73,9 +84,9 @@ export async function findSeconds(
   ranges: readonly SeriesDocumentRange[],
 ): Promise<SecondStatsDocument[]> {
   if (ranges.length === 0) return [];
-  return collection
-    .find({ $or: ranges.map(rangeClause) }, { projection: { _id: 0, metadata: 1, seconds: 1 } })
-    .toArray() as Promise<SecondStatsDocument[]>;
+  return collection.find({ $or: ranges.map(rangeClause) }, { projection: SECONDS_PROJECTION }).toArray() as Promise<
+    SecondStatsDocument[]
+  >;
 }
 
 /** Deletes the minute documents that start before `cutoff`; returns how many went. */
