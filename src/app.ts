@@ -79,7 +79,10 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
           intervalMs: SECONDS_SWEEP_INTERVAL_MS,
         })
       : undefined;
-  const impressionStore = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
+  const impressionStore = new ImpressionStore(database, {
+    writeConcern: config.ingest.writeConcern,
+    targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
+  });
   await impressionStore.ensureIndexes();
 
   const committer = new GroupCommitter((batch) => counters.write(batch), {

@@ -4,6 +4,7 @@
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import type { Impression } from '../ingest/Impression';
+import type { Targeting } from './counterUpsert';
 import { itemIncrement } from './impressionItems';
 import type { ItemCount } from './impressionItems';
 import { pairIncrement } from './impressionPairs';
@@ -58,8 +59,8 @@ export class ImpressionBatch {
     return [...this.items].map(([itemId, count]) => ({ itemId, count }));
   }
 
-  pairOperations(): AnyBulkWriteOperation<Document>[] {
-    return this.pairCounts().map((p) => pairIncrement(p.userId, p.itemId, p.count));
+  pairOperations(targeting: Targeting): AnyBulkWriteOperation<Document>[] {
+    return this.pairCounts().map((p) => pairIncrement(p.userId, p.itemId, p.count, targeting));
   }
 
   itemOperations(): AnyBulkWriteOperation<Document>[] {

@@ -6,6 +6,7 @@
 import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
 import { bulkUpsert } from './bulkUpsert';
 import type { Database } from './connectDatabase';
+import type { Targeting } from './counterUpsert';
 import type { ImpressionBatch } from './ImpressionBatch';
 import { findTopItems, impressionItemIndexes, impressionItemsCollection } from './impressionItems';
 import type { ImpressionItemDocument, ItemCount } from './impressionItems';
@@ -35,7 +36,13 @@ export class ImpressionStore {
   /** Upserts per command; undefined sends each collection's upserts as one bulkWrite. */
   private readonly chunkSize: number | undefined;
 
-  constructor(database: Database, options: { writeConcern?: string | number | undefined } = {}) {
+  private readonly targeting: Targeting;
+
+  constructor(
+    database: Database,
+    options: { writeConcern?: string | number | undefined; targeting?: Targeting | undefined } = {},
+  ) {
+    this.targeting = options.targeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
     this.chunkSize = database.engine.name === 'FerretDB' ? FERRETDB_MAX_UPDATES_PER_COMMAND : undefined;
     this.pairs = impressionPairsCollection(database.db);
     this.items = impressionItemsCollection(database.db);
@@ -54,7 +61,7 @@ export class ImpressionStore {
    */
   async write(batch: ImpressionBatch): Promise<void> {
     await Promise.all([
-      this.upsert(this.pairs as unknown as Collection<Document>, batch.pairOperations()),
+      this.upsert(this.pairs as unknown as Collection<Document>, batch.pairOperations(this.targeting)),
       this.upsert(this.items as unknown as Collection<Document>, batch.itemOperations()),
     ]);
   }

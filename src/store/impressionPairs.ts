@@ -8,6 +8,7 @@
  * index order.
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter } from 'mongodb';
+import type { Targeting } from './counterUpsert';
 
 export const IMPRESSION_PAIRS_COLLECTION = 'impressions.pairs';
 
@@ -53,11 +54,21 @@ export function pairId(userId: string, itemId: string): string {
 
 /**
  * Creates the pair at `count` or adds `count` to it; atomic per document, so concurrent batches are exact.
- * The filter carries u and i so an upsert copies them in (and carries the shard key).
+ * `shardKey` (MongoDB): the filter carries u (the shard key) and i, and the upsert copies them in. `idOnly`
+ * (FerretDB 1.x, which pushes down only an exact `{_id}` filter): u and i are set on insert instead. Both
+ * store the same document.
  */
-export function pairIncrement(userId: string, itemId: string, count: number): AnyBulkWriteOperation<Document> {
-  const filter: Document = { _id: pairId(userId, itemId), u: userId, i: itemId };
-  return { updateOne: { filter, update: { $inc: { c: count } }, upsert: true } };
+export function pairIncrement(
+  userId: string,
+  itemId: string,
+  count: number,
+  targeting: Targeting,
+): AnyBulkWriteOperation<Document> {
+  const _id = pairId(userId, itemId);
+  const filter: Document = targeting === 'shardKey' ? { _id, u: userId, i: itemId } : { _id };
+  const update: Document =
+    targeting === 'shardKey' ? { $inc: { c: count } } : { $setOnInsert: { u: userId, i: itemId }, $inc: { c: count } };
+  return { updateOne: { filter, update, upsert: true } };
 }
 
 /** One user's items by count desc then itemId asc, after the position `after` (keyset pagination). */

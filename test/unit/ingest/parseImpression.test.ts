@@ -47,7 +47,12 @@ describe('parseImpression', () => {
       'itemId',
     ],
     [{ ...ok, count: 0 }, RejectReason.COUNT_NOT_POSITIVE_INTEGER, 'count must be a positive integer, got 0', 'count'],
-    [{ ...ok, count: -2 }, RejectReason.COUNT_NOT_POSITIVE_INTEGER, 'count must be a positive integer, got -2', 'count'],
+    [
+      { ...ok, count: -2 },
+      RejectReason.COUNT_NOT_POSITIVE_INTEGER,
+      'count must be a positive integer, got -2',
+      'count',
+    ],
     [
       { ...ok, count: 2.5 },
       RejectReason.COUNT_NOT_POSITIVE_INTEGER,

@@ -40,9 +40,7 @@ describe('impression cursors', () => {
   });
 
   it('rejects a pair cursor where an item cursor is expected', () => {
-    expect(() => decodeItemCursor(encodePairCursor({ userId: 'u', itemId: 'i', count: 1 }))).toThrow(
-      BadUserInputError,
-    );
+    expect(() => decodeItemCursor(encodePairCursor({ userId: 'u', itemId: 'i', count: 1 }))).toThrow(BadUserInputError);
   });
 });
 

@@ -39,7 +39,7 @@ describe('ImpressionBatch', () => {
       count: 1,
     }));
     const batch = ImpressionBatch.of(impressions);
-    const pairOps = batch.pairOperations();
+    const pairOps = batch.pairOperations('shardKey');
     expect(pairOps).toHaveLength(70);
     expect(batch.itemOperations()).toHaveLength(7);
     expect(pairOps[0]).toEqual({
@@ -50,8 +50,19 @@ describe('ImpressionBatch', () => {
     });
   });
 
+  it('targets a pair by _id alone for FerretDB and sets u and i on insert instead', () => {
+    const [op] = ImpressionBatch.of([{ userId: 'u', itemId: 'i', count: 2 }]).pairOperations('idOnly');
+    expect(op).toEqual({
+      updateOne: {
+        filter: { _id: 'u\u001fi' },
+        update: { $setOnInsert: { u: 'u', i: 'i' }, $inc: { c: 2 } },
+        upsert: true,
+      },
+    });
+  });
+
   it('refuses ids holding the separator rather than risk two pairs sharing an _id', () => {
-    expect(() => ImpressionBatch.of([{ userId: 'a\u001fb', itemId: 'c', count: 1 }]).pairOperations()).toThrow(
+    expect(() => ImpressionBatch.of([{ userId: 'a\u001fb', itemId: 'c', count: 1 }]).pairOperations('idOnly')).toThrow(
       'impression ids must not contain U+001F: ["a\\u001fb","c"]',
     );
   });
