@@ -1,6 +1,6 @@
 // Lint gate: zero warnings. Only src/store may import the mongodb driver; no import cycles.
 import js from '@eslint/js';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -19,9 +19,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.js', '.json'] } } },
     rules: {
       '@typescript-eslint/consistent-type-imports': [
         'error',
@@ -30,7 +30,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-floating-promises': 'error',
       'no-console': 'error',
-      'import-x/no-cycle': ['error', { maxDepth: 10 }],
+      'import/no-cycle': ['error', { maxDepth: 10 }],
       'no-restricted-imports': [
         'error',
         {

@@ -8,7 +8,6 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': tsJest },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testTimeout: 60000,
 };
 
 module.exports = {
