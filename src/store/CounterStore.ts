@@ -1,6 +1,7 @@
 /** Writes and reads of the hit counters (daily, monthly and second-level collections), over one Database. */
-import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { bulkUpsert } from './bulkUpsert';
+import type { BulkUpsertOptions } from './bulkUpsert';
 import { ensureIndexes } from './ensureIndexes';
 import type { Targeting } from './counterUpsert';
 import type { CounterBatch } from './CounterBatch';
@@ -71,7 +72,7 @@ export class CounterStore {
   private readonly daily: Collection<DailyStatsDocument>;
   private readonly monthly: Collection<MonthlyStatsDocument>;
   private readonly seconds: Collection<SecondStatsDocument>;
-  private readonly writeConcern: WriteConcern | undefined;
+  private readonly bulk: BulkUpsertOptions;
   private readonly engine: Database['engine'];
   readonly secondsRetentionMs: number;
   private readonly logger: Logger | undefined;
@@ -85,8 +86,10 @@ export class CounterStore {
     this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
     this.logger = options.logger;
     this.targeting = options.targeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
-    this.writeConcern =
-      options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' };
+    this.bulk = {
+      writeConcern: options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' },
+      maxPerCommand: database.engine.maxUpdatesPerCommand,
+    };
   }
 
   async ensureIndexes(): Promise<void> {
@@ -103,21 +106,17 @@ export class CounterStore {
   /** One bulkWrite per collection, however many hits the batch holds (none for seconds when it has no hits). */
   async write(batch: CounterBatch): Promise<void> {
     await Promise.all([
-      bulkUpsert(
-        this.daily as unknown as Collection<Document>,
-        batch.daily.toOperations(this.targeting),
-        this.writeConcern,
-      ),
+      bulkUpsert(this.daily as unknown as Collection<Document>, batch.daily.toOperations(this.targeting), this.bulk),
       bulkUpsert(
         this.monthly as unknown as Collection<Document>,
         batch.monthly.toOperations(this.targeting),
-        this.writeConcern,
+        this.bulk,
       ),
       batch.seconds.size > 0
         ? bulkUpsert(
             this.seconds as unknown as Collection<Document>,
             batch.seconds.toOperations(this.targeting),
-            this.writeConcern,
+            this.bulk,
           )
         : undefined,
     ]);
@@ -129,7 +128,7 @@ export class CounterStore {
     await bulkUpsert(
       this.seconds as unknown as Collection<Document>,
       pageHours.flatMap((p) => preallocatedSecondsHour(p.site, p.page, p.hour, this.targeting)),
-      this.writeConcern,
+      this.bulk,
     );
   }
 
@@ -157,9 +156,9 @@ export class CounterStore {
       bulkUpsert(
         this.daily as unknown as Collection<Document>,
         pageDays.map((p) => preallocatedDaily(p.site, p.page, p.day, this.targeting)),
-        this.writeConcern,
+        this.bulk,
       ),
-      bulkUpsert(this.monthly as unknown as Collection<Document>, [...monthly.values()], this.writeConcern),
+      bulkUpsert(this.monthly as unknown as Collection<Document>, [...monthly.values()], this.bulk),
     ]);
   }
 

@@ -3,8 +3,9 @@
  * costs one unordered bulkWrite per collection whatever its size (the driver splits only past
  * maxWriteBatchSize, 100,000 operations, which IMPRESSIONS_MAX_BATCH stays below).
  */
-import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { bulkUpsert } from './bulkUpsert';
+import type { BulkUpsertOptions } from './bulkUpsert';
 import type { Database } from './connectDatabase';
 import type { Targeting } from './counterUpsert';
 import type { ImpressionBatch } from './ImpressionBatch';
@@ -27,14 +28,10 @@ export type { ItemCount, PairCount };
  * 99 return in about 0.1 s, 100 hang with the server idle), so there each collection's upserts go out in
  * commands of at most this many: round trips grow with the batch on FerretDB only.
  */
-export const FERRETDB_MAX_UPDATES_PER_COMMAND = 90;
-
 export class ImpressionStore {
   private readonly pairs: Collection<ImpressionPairDocument>;
   private readonly items: Collection<ImpressionItemDocument>;
-  private readonly writeConcern: WriteConcern | undefined;
-  /** Upserts per command; undefined sends each collection's upserts as one bulkWrite. */
-  private readonly chunkSize: number | undefined;
+  private readonly bulk: BulkUpsertOptions;
 
   private readonly targeting: Targeting;
 
@@ -43,11 +40,12 @@ export class ImpressionStore {
     options: { writeConcern?: string | number | undefined; targeting?: Targeting | undefined } = {},
   ) {
     this.targeting = options.targeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
-    this.chunkSize = database.engine.name === 'FerretDB' ? FERRETDB_MAX_UPDATES_PER_COMMAND : undefined;
     this.pairs = impressionPairsCollection(database.db);
     this.items = impressionItemsCollection(database.db);
-    this.writeConcern =
-      options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' };
+    this.bulk = {
+      writeConcern: options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' },
+      maxPerCommand: database.engine.maxUpdatesPerCommand,
+    };
   }
 
   async ensureIndexes(): Promise<void> {
@@ -66,11 +64,8 @@ export class ImpressionStore {
     ]);
   }
 
-  private async upsert(collection: Collection<Document>, operations: AnyBulkWriteOperation<Document>[]) {
-    const size = this.chunkSize ?? operations.length;
-    for (let start = 0; start < operations.length; start += size) {
-      await bulkUpsert(collection, operations.slice(start, start + size), this.writeConcern);
-    }
+  private upsert(collection: Collection<Document>, operations: AnyBulkWriteOperation<Document>[]): Promise<void> {
+    return bulkUpsert(collection, operations, this.bulk);
   }
 
   userImpressions(userId: string, after: PairCount | undefined, limit: number): Promise<PairCount[]> {

@@ -1,6 +1,7 @@
 /**
- * Sends coalesced upserts as one unordered bulkWrite. Two writers creating the same new document can race
- * (E11000 on _id); the loser's operations are retried once the winner's document exists.
+ * Sends coalesced upserts as one unordered bulkWrite (or, where the engine needs it, commands of at most
+ * `maxPerCommand` operations: see EngineInfo.maxUpdatesPerCommand). Two writers creating the same new document can
+ * race (E11000 on _id); the loser's operations are retried once the winner's document exists.
  */
 import { MongoBulkWriteError } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
@@ -9,7 +10,23 @@ import { translateDriverError } from './translateDriverError';
 const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 3;
 
+export interface BulkUpsertOptions {
+  readonly writeConcern?: WriteConcern | undefined;
+  readonly maxPerCommand?: number | undefined;
+}
+
 export async function bulkUpsert(
+  collection: Collection<Document>,
+  operations: AnyBulkWriteOperation<Document>[],
+  options: BulkUpsertOptions = {},
+): Promise<void> {
+  const size = options.maxPerCommand ?? operations.length;
+  for (let start = 0; start < operations.length; start += size) {
+    await bulkUpsertOnce(collection, operations.slice(start, start + size), options.writeConcern);
+  }
+}
+
+async function bulkUpsertOnce(
   collection: Collection<Document>,
   operations: AnyBulkWriteOperation<Document>[],
   writeConcern: WriteConcern | undefined,

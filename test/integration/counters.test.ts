@@ -127,6 +127,18 @@ describe.each([['shardKey'], ['idOnly']] as const)('pre-aggregated counters with
     expect([one.total, two.total]).toEqual([1, 10]);
   });
 
+  it('updates hundreds of existing documents in one flush (FerretDB hangs on 100+ in one command)', async () => {
+    const at = ms('2024-01-13T10:00:00Z');
+    const hits = Array.from({ length: 150 }, (_, i) => ({ site: 'wide', page: `/p${i}`, at, count: 1 }));
+    await write(hits);
+    await write(hits);
+    const totals = await loadSeries(
+      store,
+      hits.slice(0, 3).map((hit) => ({ ...hit, granularity: Granularity.DAY, from: at, to: at + 1 })),
+    );
+    expect(totals.map((series) => (series instanceof Error ? series : series.total))).toEqual([2, 2, 2]);
+  });
+
   it('preallocates zero-filled documents idempotently and never resets a counter', async () => {
     const day = ms('2024-02-29T00:00:00Z');
     await store.preallocate([{ site: 'pre', page: '/p', day }]);

@@ -7,7 +7,7 @@ import type { ImpressionConnection } from '../../src/query/ImpressionQueries';
 import { ImpressionBatch } from '../../src/store/ImpressionBatch';
 import { IMPRESSION_ITEMS_COLLECTION } from '../../src/store/impressionItems';
 import { IMPRESSION_PAIRS_COLLECTION } from '../../src/store/impressionPairs';
-import { FERRETDB_MAX_UPDATES_PER_COMMAND, ImpressionStore } from '../../src/store/ImpressionStore';
+import { ImpressionStore } from '../../src/store/ImpressionStore';
 import type { ItemCount, PairCount } from '../../src/store/ImpressionStore';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
@@ -130,7 +130,7 @@ describe('impression counters against a real server', () => {
   it('costs one write command per collection on MongoDB, whether a batch holds 1,000 or 10,000 impressions', async () => {
     // FerretDB hangs on update commands modifying 100+ existing documents, so there upserts go in chunks.
     const commandsFor = (documents: number): number =>
-      database.engine.name === 'MongoDB' ? 1 : Math.ceil(documents / FERRETDB_MAX_UPDATES_PER_COMMAND);
+      Math.max(1, Math.ceil(documents / (database.engine.maxUpdatesPerCommand ?? Infinity)));
     // 1,000 distinct pairs, then 10,000 impressions over 485 pairs (kept small: FerretDB upserts are slow).
     const batches = [
       Array.from({ length: 1_000 }, (_, n) => ({ userId: `u${n % 97}`, itemId: `i${n}`, count: 1 })),
