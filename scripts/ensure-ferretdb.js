@@ -6,6 +6,10 @@
  *
  * Why not `go install …@v1.24.2`: the module lacks the generated build/version/version.txt and the binary
  * panics at start-up, so we build from the downloaded module source with that file added.
+ *
+ * The build applies PATCHES (below) to that source. Each names the file, the exact text it replaces and why; a
+ * patch whose text is not found exactly once stops the build, so a changed upstream can never give a silently
+ * unpatched binary. `--stock` builds the unpatched server into its own folder (the benchmarks compare both).
  */
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -16,7 +20,35 @@ const path = require('node:path');
 const VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
 const root = path.resolve(__dirname, '..');
-const target = path.join(root, '.tools', `ferretdb-${VERSION}`, 'ferretdb');
+/**
+ * FerretDB 1.24's SQLite backend looks documents up by `_id` with the SQL expression `_ferretdb_sjson->'$._id'`,
+ * but creates its unique `_id` index on `_ferretdb_sjson->"_id"`. SQLite uses an expression index only for the
+ * identical expression, so every find, update and delete by `_id` scanned the whole table (EXPLAIN QUERY PLAN:
+ * `SCAN` before, `SEARCH … USING INDEX` after). Both expressions extract the same value.
+ */
+const PATCHES = [
+  {
+    file: 'internal/backends/sqlite/metadata/metadata.go',
+    find: `IDColumn = DefaultColumn + "->'$._id'"`,
+    replace: 'IDColumn = DefaultColumn + `->"_id"`',
+  },
+];
+/** Changes whenever PATCHES change, so a stale build is never reused. */
+const PATCH_TAG = 'tally1';
+const stock = process.argv.includes('--stock');
+const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
+
+function applyPatches(src) {
+  for (const patch of PATCHES) {
+    const file = path.join(src, patch.file);
+    const text = fs.readFileSync(file, 'utf8');
+    const count = text.split(patch.find).length - 1;
+    if (count !== 1) {
+      throw new Error(`patch for ${patch.file} expected its text once, found it ${count} times: ${patch.find}`);
+    }
+    fs.writeFileSync(file, text.replace(patch.find, patch.replace));
+  }
+}
 
 function onPath(command) {
   const dirs = (process.env.PATH || '').split(path.delimiter);
@@ -39,6 +71,7 @@ function build() {
       fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
     }
     fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), VERSION);
+    if (!stock) applyPatches(src);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const partial = `${target}.${process.pid}.partial`;
     execFileSync('go', ['build', '-o', partial, './cmd/ferretdb'], {
@@ -72,13 +105,13 @@ function main() {
     throw new Error(message);
   }
   process.stderr.write(
-    `tally: building FerretDB ${VERSION} into ${path.relative(root, target)} (first run only, about 2 minutes)\n`,
+    `tally: building FerretDB ${VERSION}${stock ? ' (stock)' : ` (patched: ${PATCH_TAG})`} into ${path.relative(root, target)} (first run only, about 2 minutes)\n`,
   );
   build();
   process.stdout.write(`${target}\n`);
 }
 
-module.exports = { target, VERSION };
+module.exports = { target, VERSION, PATCH_TAG };
 
 if (require.main === module) {
   try {
