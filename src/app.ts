@@ -17,6 +17,7 @@ import { createMetrics } from './metrics/createMetrics';
 import { LiveSeriesHub } from './query/LiveSeriesHub';
 import { readVersion } from './readVersion';
 import { createHttpServer } from './server/createHttpServer';
+import type { ExportAuthorize } from './server/registerExport';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
@@ -25,6 +26,8 @@ import { startSecondsSweeper } from './store/secondsRetention';
 import { HOUR_MS } from './time/buckets';
 import { ImpressionStore } from './store/ImpressionStore';
 import { ImpressionQueries } from './query/ImpressionQueries';
+import { TopPagesQuery } from './query/TopPagesQuery';
+import { SitePageScan } from './store/SitePageScan';
 import { startEmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 
@@ -42,7 +45,17 @@ const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
-export async function startApp(config: Config, logger: Logger, clock: () => number = Date.now): Promise<App> {
+/** Hooks the lead wires in from other branches (e.g. the security branch's read-scope check for GET /export). */
+export interface AppHooks {
+  readonly authorizeExport?: ExportAuthorize | undefined;
+}
+
+export async function startApp(
+  config: Config,
+  logger: Logger,
+  clock: () => number = Date.now,
+  hooks: AppHooks = {},
+): Promise<App> {
   const metrics = createMetrics();
   let embedded: EmbeddedDatabase | undefined;
   let uri = config.mongodbUri;
@@ -84,14 +97,18 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
   });
   await impressionStore.ensureIndexes();
+  const sitePages = new SitePageScan(database);
+  await sitePages.ensureIndexes();
 
   const committer = new GroupCommitter((batch) => counters.write(batch), {
     intervalMs: config.ingest.flushIntervalMs,
     concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
     maxPendingDocuments: MAX_PENDING_DOCUMENTS,
-    newBatch: config.seconds.enabled
-      ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
-      : undefined,
+    newBatch: () =>
+      new CounterBatch({
+        siteTotals: config.dashboards.siteTotals,
+        seconds: config.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
+      }),
   });
   const planner = config.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
   const ticker = planner
@@ -124,7 +141,11 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     ingest: new HitIngest({ committer, planner, secondsPlanner, clock, limits: config.ingest }),
     counters,
     seriesReader: counters,
-    seriesLimits: { ...config.query, secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined },
+    seriesLimits: {
+      ...config.query,
+      secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined,
+      siteTotals: config.dashboards.siteTotals,
+    },
     clock,
     live,
     impressions: new ImpressionIngest({
@@ -133,6 +154,10 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
       queue: database.engine.requiresSingleWriter ? new SerialQueue() : undefined,
     }),
     impressionQueries: new ImpressionQueries(impressionStore, config.impressions),
+    topPages: new TopPagesQuery(sitePages, {
+      maxPageSize: config.dashboards.topPagesMaxPage,
+      maxDays: config.query.maxBuckets,
+    }),
   };
 
   const { app, subscriptions } = await createHttpServer({
@@ -144,6 +169,17 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     introspection: config.introspection,
     playground: config.playground,
     includeStacktrace: config.includeStacktrace,
+    export: {
+      reader: counters,
+      limits: {
+        ...services.seriesLimits,
+        maxBuckets: config.dashboards.exportMaxBuckets,
+        maxBucketsSetting: 'EXPORT_MAX_BUCKETS',
+      },
+      clock,
+      logger,
+      authorize: hooks.authorizeExport,
+    },
   });
   const address = await app.listen({ host: config.host, port: config.port });
   logger.info({ url: `${address}/graphql` }, 'tally is serving GraphQL');

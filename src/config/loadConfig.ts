@@ -30,6 +30,7 @@ export interface Config {
   readonly query: QueryConfig;
   readonly seconds: SecondsConfig;
   readonly impressions: ImpressionsConfig;
+  readonly dashboards: DashboardsConfig;
 }
 
 export interface IngestConfig {
@@ -70,6 +71,16 @@ export interface ImpressionsConfig {
   readonly maxCount: number;
   /** Largest `first` of an impression connection. */
   readonly maxPageSize: number;
+}
+
+/** Site totals, top pages and export (issue 11). */
+export interface DashboardsConfig {
+  /** Write site-level documents in every flush (siteStats needs them). */
+  readonly siteTotals: boolean;
+  /** Largest `first` of a topPages connection. */
+  readonly topPagesMaxPage: number;
+  /** Largest number of buckets one GET /export may stream. */
+  readonly exportMaxBuckets: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -117,6 +128,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxBatchSize: integer(env, 'IMPRESSIONS_MAX_BATCH', 10_000, 1, 100_000),
       maxCount: integer(env, 'IMPRESSIONS_MAX_COUNT', 1_000_000, 1, 2_147_483_647),
       maxPageSize: integer(env, 'IMPRESSIONS_MAX_PAGE', 100, 1, 1_000),
+    },
+    dashboards: {
+      siteTotals: boolean(env, 'SITE_TOTALS_ENABLED', true),
+      topPagesMaxPage: integer(env, 'TOP_PAGES_MAX_PAGE', 100, 1, 1_000),
+      exportMaxBuckets: integer(env, 'EXPORT_MAX_BUCKETS', 100_000, 1, 10_000_000),
     },
   };
 }

@@ -17,6 +17,8 @@ import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
 import { attachSubscriptions } from './attachSubscriptions';
 import type { Subscriptions } from './attachSubscriptions';
+import { registerExport } from './registerExport';
+import type { ExportRouteOptions } from './registerExport';
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
@@ -27,6 +29,8 @@ export interface HttpServerOptions {
   readonly introspection: boolean;
   readonly playground: boolean;
   readonly includeStacktrace: boolean;
+  /** GET /export (streamed CSV/NDJSON series); absent: no export route. */
+  readonly export?: ExportRouteOptions | undefined;
 }
 
 export interface HttpServer {
@@ -89,6 +93,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     const body = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(body);
   });
+  if (options.export) registerExport(app, options.export);
   const subscriptions = attachSubscriptions({
     server: app.server,
     schema: options.schema,
