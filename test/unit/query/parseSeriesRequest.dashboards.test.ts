@@ -49,8 +49,8 @@ describe('parseSeriesRequest for site totals and time zones', () => {
         timeZone: 'Europe/Berlin',
         to: new Date('2026-04-01T00:00:00Z'),
       }),
-      { ...limits, maxBuckets: 742, maxBucketsSetting: 'EXPORT_MAX_BUCKETS' },
-      'range holds 743 HOUR buckets, more than the limit of 742 (EXPORT_MAX_BUCKETS); use a coarser granularity or a shorter range',
+      { ...limits, maxBuckets: 168, maxBucketsSetting: 'EXPORT_MAX_BUCKETS' },
+      'range holds 169 HOUR buckets, more than the limit of 168 (EXPORT_MAX_BUCKETS); use a coarser granularity or a shorter range',
     ],
   ])('rejects %j', (request, requestLimits, message) => {
     expect(() => parseSeriesRequest(request, requestLimits, NOW)).toThrow(
