@@ -43,11 +43,13 @@ describe('parseSeriesRequest for site totals and time zones', () => {
       'granularity SECOND is kept per page only; site totals go down to MINUTE, got SECOND',
     ],
     [
+      // 168 UTC hours, but Lord Howe's half-hour change adds a 30-minute bucket: the limit counts zoned buckets.
       input({
         page: '/p',
         granularity: Granularity.HOUR,
-        timeZone: 'Europe/Berlin',
-        to: new Date('2026-04-01T00:00:00Z'),
+        timeZone: 'Australia/Lord_Howe',
+        from: new Date('2026-10-01T00:00:00Z'),
+        to: new Date('2026-10-08T00:00:00Z'),
       }),
       { ...limits, maxBuckets: 168, maxBucketsSetting: 'EXPORT_MAX_BUCKETS' },
       'range holds 169 HOUR buckets, more than the limit of 168 (EXPORT_MAX_BUCKETS); use a coarser granularity or a shorter range',
