@@ -103,9 +103,10 @@ function ingestSection(results: BenchResults): string {
   const ingest = results.ingest;
   if (!ingest) return '## 2. Ingest\n\nNot run (see failures).\n';
   const e = results.engine.label;
-  const runs = new Map(ingest.runs.map((r) => [r.key, r]));
+  const primaryRuns = ingest.runs.filter((r) => r.target === 'primary');
+  const runs = new Map(primaryRuns.map((r) => [r.key, r]));
   const seed = runs.get('seed');
-  const rows = ingest.runs.map((r: IngestRun) => [
+  const rows = primaryRuns.map((r: IngestRun) => [
     r.label,
     r.path,
     fmt(r.hitsPerSecond),
@@ -113,8 +114,9 @@ function ingestSection(results: BenchResults): string {
     fmt(r.writeCommandsPerHit),
     fmt(r.writeCommandsPerHit * 1000),
     `${fmt(r.requestLatencyMs.p50)} / ${fmt(r.requestLatencyMs.p99)}`,
-    r.serverCpuMsPer1000Hits === undefined ? '—' : fmt(r.serverCpuMsPer1000Hits),
-    fmt(r.clientCpuMsPer1000Hits),
+    r.serverCpuUsPerHit === undefined ? '—' : fmt(r.serverCpuUsPerHit),
+    r.databaseCpuUsPerHit === undefined ? 'n/a' : fmt(r.databaseCpuUsPerHit),
+    fmt(r.clientCpuUsPerHit),
     `${fmt(r.hits)}${r.errors ? ` (${r.errors} errors)` : ''}`,
   ]);
   const comparison = ingest.preallocateComparison.map(({ workload, off, on }) => {
@@ -141,7 +143,10 @@ day compressed (concurrent requests carry nearby timestamps, as on a live site).
 ${fmt(ingest.sizes.durationMs / 1000)} s or ${fmt(ingest.sizes.maxHits)} hits, whichever comes first. The tally server is a separate
 child process (\`node dist/src/main.js\`, loopback only); write commands come from its \`/metrics\`
 (\`tally_mongodb_commands_total\`: insert, update, delete) and the direct-driver variants count theirs with command
-monitoring. A bulkWrite counts as one command per collection however many documents it updates. tally writes the
+monitoring. A bulkWrite counts as one command per collection however many documents it updates. CPU per hit is
+each process's own counter divided by the hits it acknowledged: the tally server's \`tally_process_cpu_seconds_total\`
+(its \`process.cpuUsage()\`, from \`/metrics\`), the database server's utime + stime from \`/proc/<pid>/stat\` (only for a
+database the benchmark started, on Linux; 10 ms resolution), and the load generator's own \`process.cpuUsage()\`. tally writes the
 second-level collection too (SECONDS_ENABLED defaults to on), so its writes per flush are up to three, not two.
 "recordHit, 10 clients" runs right after "recordHits ×100" on the same documents, with either PREALLOCATE setting.
 
@@ -154,12 +159,14 @@ ${table(
     'write commands/hit',
     'per 1,000 hits',
     'request p50 / p99 ms',
-    'server CPU ms / 1,000 hits',
-    'load-generator CPU ms / 1,000 hits',
+    'tally server CPU µs/hit',
+    'database CPU µs/hit',
+    'load-generator CPU µs/hit',
     'hits',
   ],
   rows,
 )}
+${engineComparison(results)}
 ${failures.length ? `\nFailed requests:\n${failures.join('\n')}\n` : ''}
 **PREALLOCATE=false versus true** (${e}), same workloads, same traffic. With PREALLOCATE=true the benchmark first
 creates the zero-filled documents every page of the traffic needs (what the previous day's pre-allocation leaves${prealloc ? `: ${prealloc.pageDays} page-days in ${fmt(prealloc.elapsedMs)} ms, ${prealloc.writeCommands} write commands` : ''}), then
@@ -171,6 +178,48 @@ What to conclude: group commit turns many concurrent single-hit requests into a 
 per hit fall as concurrency rises, and batches of 100 or 1,000 cost a handful of commands each — compare the seed's two
 round trips per hit and the raw-event design's one. ${results.engine.name === 'FerretDB' ? 'On FerretDB every updated document is rewritten whole and one write runs at a time, so throughput is bounded by bytes rewritten per second: pre-allocated (large) documents are slower here, and the PREALLOCATE ratio above says by how much.' : 'On MongoDB compare the PREALLOCATE ratio above: WiredTiger rewrites document versions, so full-size documents cost more bytes per update.'} The raw-event design
 ingests fastest per hit because it only appends, and pays at query time (section 3).
+`;
+}
+
+/** The ingest rows of the second engine beside the first, workload by workload, measured in the same run. */
+function engineComparison(results: BenchResults): string {
+  const ingest = results.ingest;
+  const other = ingest?.engines.comparison;
+  if (!ingest || other === undefined) return '';
+  const a = results.engine.label;
+  const comparisonRuns = new Map(ingest.runs.filter((r) => r.target === 'comparison').map((r) => [r.key, r]));
+  const rows = ingest.runs
+    .filter((r) => r.target === 'primary')
+    .map((p) => {
+      const c = comparisonRuns.get(p.key);
+      const cpu = (r: IngestRun | undefined, field: 'serverCpuUsPerHit' | 'databaseCpuUsPerHit'): string =>
+        r?.[field] === undefined ? '—' : fmt(r[field]);
+      return [
+        p.label,
+        `${fmt(p.hitsPerSecond)} / ${fmt(c?.hitsPerSecond)}`,
+        ratio(p.hitsPerSecond, c?.hitsPerSecond ?? Number.NaN),
+        `${fmt(p.writeCommandsPerHit)} / ${fmt(c?.writeCommandsPerHit)}`,
+        `${cpu(p, 'serverCpuUsPerHit')} / ${cpu(c, 'serverCpuUsPerHit')}`,
+        `${cpu(p, 'databaseCpuUsPerHit')} / ${cpu(c, 'databaseCpuUsPerHit')}`,
+        ratio(c?.databaseCpuUsPerHit ?? Number.NaN, p.databaseCpuUsPerHit ?? Number.NaN),
+      ];
+    });
+  return `
+**${a} versus ${other}, side by side in this run.** Each workload ran on one engine and then on the other before the
+next workload started (same traffic, same machine load, a tally server per engine); figures are "${a} / ${other}".
+
+${table(
+  [
+    'workload',
+    'hits/s',
+    `${a} / ${other} hits/s`,
+    'write commands/hit',
+    'tally server CPU µs/hit',
+    'database CPU µs/hit',
+    `database CPU/hit, ${other} / ${a}`,
+  ],
+  rows,
+)}
 `;
 }
 
@@ -308,8 +357,8 @@ at a few hits per page-day and pre-allocated ones at about ${fmt((storage.rows[0
 function costSection(results: BenchResults): string {
   const e = results.engine.label;
   const ingestRows = (results.ingest?.runs ?? [])
-    .filter((r) => r.serverCpuMsPer1000Hits !== undefined)
-    .map((r) => [r.label, fmt(r.serverCpuMsPer1000Hits), fmt(r.clientCpuMsPer1000Hits)]);
+    .filter((r) => r.serverCpuUsPerHit !== undefined && r.target === 'primary')
+    .map((r) => [r.label, fmt(r.serverCpuUsPerHit), fmt(r.databaseCpuUsPerHit), fmt(r.clientCpuUsPerHit)]);
   const largest = results.queries?.sizes.dataSizes[results.queries.sizes.dataSizes.length - 1];
   const queryRows = QUERY_SPECS.map((spec) => {
     const cell = results.queries?.cells.find(
@@ -324,7 +373,7 @@ The server's own CPU time (user + system, \`process.cpuUsage()\` as exported by 
 from the database's. It includes HTTP, GraphQL parsing and validation, group commit and the driver's BSON work; it does
 not include the database server's CPU. The load generator's CPU is reported alongside (it shares the machine).
 
-${table([`ingest variant (${e})`, 'server CPU ms per 1,000 hits', 'load-generator CPU ms per 1,000 hits'], ingestRows)}
+${table([`ingest variant (${e})`, 'tally server CPU µs/hit', 'database CPU µs/hit', 'load-generator CPU µs/hit'], ingestRows)}
 
 ${table([`query at ${fmt(largest)} hits (${e})`, 'server CPU ms per query'], queryRows)}
 `;
@@ -332,7 +381,7 @@ ${table([`query at ${fmt(largest)} hits (${e})`, 'server CPU ms per query'], que
 
 function issueNumbers(results: BenchResults): string {
   const e = results.engine.label;
-  const runs = new Map((results.ingest?.runs ?? []).map((r) => [r.key, r]));
+  const runs = new Map((results.ingest?.runs ?? []).filter((r) => r.target === 'primary').map((r) => [r.key, r]));
   const per1000 = (key: string): string => fmt((runs.get(key)?.writeCommandsPerHit ?? Number.NaN) * 1000);
   const largest = results.queries?.sizes.dataSizes[results.queries.sizes.dataSizes.length - 1];
   const cell = (kind: QueryKind): QueryCell | undefined =>

@@ -65,9 +65,14 @@ interface Axis {
 }
 
 function axis(values: number[], log: boolean, pixels: [number, number], fixed?: readonly number[], min?: number): Axis {
-  const finite = values.filter((v) => Number.isFinite(v) && (!log || v > 0));
-  let lo = Math.min(...finite, ...(min === undefined ? [] : [min]));
-  let hi = Math.max(...finite);
+  // Loops, not Math.min(...values): spreading a large array into a call overflows the stack.
+  let lo = min ?? Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (!Number.isFinite(v) || (log && v <= 0)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [log ? 1 : 0, 1];
   let ticks: number[];
   if (log) {
@@ -85,9 +90,11 @@ function axis(values: number[], log: boolean, pixels: [number, number], fixed?: 
     for (let t = lo; t <= hi + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
   }
   if (fixed) {
-    ticks = [...fixed];
-    lo = Math.min(lo, ...fixed);
-    hi = Math.max(hi, ...fixed);
+    ticks = Array.from(fixed);
+    for (const t of fixed) {
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+    }
   }
   const [p0, p1] = pixels;
   const f = log ? Math.log10 : (v: number) => v;

@@ -2,5 +2,7 @@
 export interface EmbeddedDatabase {
   readonly uri: string;
   readonly engine: 'mongod' | 'ferretdb';
+  /** The server's process id when we started it as a child (the benchmarks read its CPU time). */
+  readonly pid?: number;
   stop(): Promise<void>;
 }

@@ -17,8 +17,10 @@ const STOP_TIMEOUT_MS = 5_000;
 export async function startFerretdb(options: {
   dataDir: string | undefined;
   logger: Logger;
+  /** A FerretDB executable to run instead of the patched build (the benchmarks compare builds). */
+  binary?: string | undefined;
 }): Promise<EmbeddedDatabase> {
-  const binary = await ferretdbBinary();
+  const binary = options.binary ?? (await ferretdbBinary());
   const temporary = options.dataDir === undefined;
   const dir = temporary
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'tally-ferretdb-data-'))
@@ -75,6 +77,7 @@ export async function startFerretdb(options: {
   return {
     uri: `mongodb://127.0.0.1:${port}/`,
     engine: 'ferretdb',
+    ...(child.pid === undefined ? {} : { pid: child.pid }),
     stop() {
       stopping ??= (async () => {
         if (child.exitCode === null) {
