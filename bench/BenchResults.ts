@@ -12,7 +12,7 @@ export interface EngineLabel {
   readonly compatibleWith: string;
   /** FerretDB only: stock release or our patched build, told apart by its query plans. */
   readonly build?: FerretdbBuild;
-  /** Printed next to every figure, e.g. "FerretDB 1.24.2 (patched)". */
+  /** Printed next to every figure, e.g. "FerretDB 1.24.2 patched". */
   readonly label: string;
   readonly description: string;
   readonly embedded: boolean;

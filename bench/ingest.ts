@@ -28,7 +28,7 @@ export interface IngestRun {
   readonly key: string;
   /** Which database target ran it: the one under test, or the one it is compared with (same run). */
   readonly target: IngestTargetRole;
-  /** Engine label of that target, e.g. "FerretDB 1.24.2 (stock)". */
+  /** Engine label of that target, e.g. "FerretDB 1.24.2 stock". */
   readonly engine: string;
   readonly label: string;
   readonly design: IngestDesign;

@@ -43,6 +43,13 @@ export interface DataSetStats {
   readonly storage: StorageAtSize;
 }
 
+/** tally's daily + monthly collections at one size, when the engine reports both. */
+export function tallyStorage(d: DataSetStats): { size: number; index: number } | undefined {
+  const { daily, monthly } = d.storage;
+  if (!daily || !monthly) return undefined;
+  return { size: daily.size + monthly.size, index: daily.totalIndexSize + monthly.totalIndexSize };
+}
+
 export class QueryFixtures {
   private readonly counters = new CounterBatch();
   private loaded = 0;

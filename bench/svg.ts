@@ -5,6 +5,10 @@
 export interface LineSeries {
   readonly name: string;
   readonly points: ReadonlyArray<{ readonly x: number; readonly y: number }>;
+  /** Palette index (default: the series' position), so related lines can share a colour. */
+  readonly colour?: number;
+  /** Draw dashed (e.g. p95 beside a solid p50). */
+  readonly dashed?: boolean;
 }
 
 export interface LineChartSpec {
@@ -144,8 +148,8 @@ export function lineChart(spec: LineChartSpec): string {
     `<text transform="translate(18 ${(top + height - bottom) / 2}) rotate(-90)" font-size="12" text-anchor="middle" ${FONT}>${escapeXml(spec.yLabel)}</text>`,
   );
   spec.series.forEach((series, i) => {
-    const colour = PALETTE[i % PALETTE.length] as string;
-    const dash = i >= PALETTE.length ? ' stroke-dasharray="5 3"' : '';
+    const colour = PALETTE[(series.colour ?? i) % PALETTE.length] as string;
+    const dash = (series.dashed ?? i >= PALETTE.length) ? ' stroke-dasharray="5 3"' : '';
     const points = series.points.filter((p) => Number.isFinite(p.y) && (!spec.logY || p.y > 0));
     const path = points.map((p) => `${x.scale(p.x).toFixed(1)},${y.scale(p.y).toFixed(1)}`).join(' ');
     parts.push(`<polyline points="${path}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`);

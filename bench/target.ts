@@ -19,7 +19,7 @@ export interface DatabaseTarget {
   readonly engine: EngineInfo;
   /** FerretDB only: which build answered the probe. */
   readonly build?: FerretdbBuild;
-  /** "FerretDB 1.24.2 (patched)", the label printed next to every figure. */
+  /** "FerretDB 1.24.2 patched", the label printed next to every figure. */
   readonly label: string;
   /** The label plus backend details, for the report's header. */
   readonly description: string;
@@ -65,7 +65,7 @@ export async function openTarget(spec: TargetSpec): Promise<DatabaseTarget> {
     throw error;
   }
   await probe.close();
-  const label = `${engine.name} ${engine.version}${build ? ` (${build})` : ''}`;
+  const label = `${engine.name} ${engine.version}${build ? ` ${build}` : ''}`;
   const detail =
     engine.name === 'FerretDB'
       ? ` (${build} build, SQLite backend, MongoDB ${engine.compatibleWith} wire protocol)`
