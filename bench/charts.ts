@@ -112,19 +112,19 @@ export function buildCharts(results: BenchResults): Map<string, string> {
     charts.set(
       'query-documents.svg',
       lineChart({
-        title: `Documents read per query — ${engine}`,
-        subtitle: 'documents the database returned; solid raw events, dashed tally store read; log-log',
+        title: `Documents examined per query — ${engine}`,
+        subtitle: 'documents the database read to answer (explain); solid raw events, dashed tally store read; log-log',
         xLabel: 'hits stored',
         yLabel: 'documents per query',
         logX: true,
         logY: true,
-        series: [...read('raw events', (c) => c.documentsReturned), ...read('tally store', (c) => c.documentsReturned)],
+        series: [...read('raw events', (c) => c.documentsExamined), ...read('tally store', (c) => c.documentsExamined)],
       }),
     );
     charts.set(
       'query-bytes.svg',
       lineChart({
-        title: `Bytes read per query — ${engine}`,
+        title: `Bytes returned per query — ${engine}`,
         subtitle: 'BSON reply bytes from the database; solid raw events, dashed tally store read; log-log',
         xLabel: 'hits stored',
         yLabel: 'bytes per query',

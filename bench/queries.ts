@@ -12,13 +12,15 @@ import type { EngineInfo } from '../src/store/EngineInfo';
 import type { SeriesDocumentRange } from '../src/store/SeriesDocumentRange';
 import { DAY_MS, HOUR_MS, MINUTE_MS, startOfDay, startOfMonth } from '../src/time/buckets';
 import { GraphqlClient } from './GraphqlClient';
-import type { MonitoredClient } from './MonitoredClient';
+import { documentsExamined } from './documentsExamined';
+import type { CapturedRead, MonitoredClient } from './MonitoredClient';
 import type { QuerySizes } from './options';
 import { QueryFixtures } from './queryFixtures';
 import type { DataSetStats, StorageAtSize } from './queryFixtures';
 import { seededRandom } from './random';
 import { detectRawStrategy, RAW_EVENTS_COLLECTION, rawSeries } from './rawEventQueries';
 import type { RawStrategy } from './rawEventQueries';
+import { optional } from './schemaGrowth';
 import { serverDelta, snapshotServer } from './serverMetrics';
 import type { ServerHandle } from './serverProcess';
 import { elapsedMs, summarize } from './stats';
@@ -83,6 +85,8 @@ export interface QueryCell {
   readonly documentsReturned?: number;
   /** Reply bytes from the database per request (BSON, driver designs). */
   readonly bytesReturned?: number;
+  /** Documents the database examined per request (explain of the commands one request sent; see documentsExamined). */
+  readonly documentsExamined?: number;
   /** HTTP response body per request (GraphQL). */
   readonly httpBytes?: number;
   readonly serverCpuMsPerQuery?: number;
@@ -207,9 +211,10 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
         // Raw events: latency, documents and bytes from command monitoring.
         monitored.take();
         let rawAnswer = new Map<string, Map<number, number>>();
-        const rawLatencies = await repeat(sizes, async () => {
+        const rawRun = await repeatCapturing(sizes, monitored, async () => {
           rawAnswer = await rawSeries(raw, rawQuery, detected.strategy);
         });
+        const rawLatencies = rawRun.latencies;
         const rawWire = monitored.take();
         cells.push({
           dataSize,
@@ -218,14 +223,17 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
           latencyMs: summarize(rawLatencies),
           documentsReturned: rawWire.documentsReturned / rawLatencies.length,
           bytesReturned: rawWire.replyBytes / rawLatencies.length,
+          ...optional('documentsExamined', await documentsExamined(monitored.client, rawRun.reads)),
         });
         let rawTotal = 0;
         for (const series of rawAnswer.values()) for (const hits of series.values()) rawTotal += hits;
 
         // tally's store read over the driver: what the server reads from the database.
-        const storeLatencies = await repeat(sizes, async () => {
+        monitored.take(); // not the raw design's explains
+        const storeRun = await repeatCapturing(sizes, monitored, async () => {
           await storeQuery(store, spec, window);
         });
+        const storeLatencies = storeRun.latencies;
         const storeWire = monitored.take();
         cells.push({
           dataSize,
@@ -234,6 +242,7 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
           latencyMs: summarize(storeLatencies),
           documentsReturned: storeWire.documentsReturned / storeLatencies.length,
           bytesReturned: storeWire.replyBytes / storeLatencies.length,
+          ...optional('documentsExamined', await documentsExamined(monitored.client, storeRun.reads)),
         });
 
         // tally through GraphQL over HTTP: the product as a client sees it.
@@ -281,6 +290,21 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
     pageDays: largest?.pageDays ?? 0,
     hitsAtLargest: fixtures.hits,
   };
+}
+
+/** `repeat`, keeping the read commands of the first run (explained afterwards, outside the timings). */
+async function repeatCapturing(
+  sizes: QuerySizes,
+  monitored: MonitoredClient,
+  fn: () => Promise<void>,
+): Promise<{ latencies: number[]; reads: CapturedRead[] }> {
+  let reads: CapturedRead[] | undefined;
+  monitored.startCapture();
+  const latencies = await repeat(sizes, async () => {
+    await fn();
+    reads ??= monitored.stopCapture();
+  });
+  return { latencies, reads: reads ?? monitored.stopCapture() };
 }
 
 /** Runs `fn` at least minIterations and at most maxIterations times, stopping early once the budget is spent. */

@@ -43,6 +43,8 @@ export function csvRows(results: BenchResults): Row[] {
     rows.push(['queries', variant, 'p95', c.latencyMs.p95, 'ms']);
     rows.push(['queries', variant, 'p99', c.latencyMs.p99, 'ms']);
     rows.push(['queries', variant, 'samples', c.latencyMs.n, 'requests']);
+    if (c.documentsExamined !== undefined)
+      rows.push(['queries', variant, 'documents_examined', c.documentsExamined, 'documents']);
     if (c.documentsReturned !== undefined)
       rows.push(['queries', variant, 'documents_returned', c.documentsReturned, 'documents']);
     if (c.bytesReturned !== undefined) rows.push(['queries', variant, 'bytes_returned', c.bytesReturned, 'bytes']);
