@@ -63,8 +63,11 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const failures: BenchResults['failures'] = [];
   const attempt = async <T>(section: string, fn: () => Promise<T>): Promise<T | undefined> => {
     log(`${section}…`);
+    const began = Date.now();
     try {
-      return await fn();
+      const result = await fn();
+      log(`  (${section.replace(/ .*/, '')} took ${((Date.now() - began) / 1000).toFixed(0)} s)`);
+      return result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       failures.push({ section, error: message.split('\n')[0] as string });
