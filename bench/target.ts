@@ -70,7 +70,8 @@ export async function openTarget(spec: TargetSpec): Promise<DatabaseTarget> {
     engine.name === 'FerretDB'
       ? ` (${build} build, SQLite backend, MongoDB ${engine.compatibleWith} wire protocol)`
       : '';
-  const pid = embedded?.pid;
+  // Asked at each reading: a supervised embedded server gets a new process when it is restarted.
+  const pid = (): number | undefined => embedded?.pid?.();
   return {
     uri: resolved,
     engine,
@@ -79,7 +80,7 @@ export async function openTarget(spec: TargetSpec): Promise<DatabaseTarget> {
     description: `${engine.name} ${engine.version}${detail}${embedded ? ', embedded' : ''}`,
     embedded: embedded !== undefined,
     ...(spec.ferretdbBinary === undefined ? {} : { binary: spec.ferretdbBinary }),
-    cpuSeconds: () => processCpuSeconds(pid),
+    cpuSeconds: () => processCpuSeconds(pid()),
     stop: async () => {
       await embedded?.stop();
     },

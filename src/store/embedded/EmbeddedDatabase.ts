@@ -2,7 +2,9 @@
 export interface EmbeddedDatabase {
   readonly uri: string;
   readonly engine: 'mongod' | 'ferretdb';
-  /** The server's process id when we started it as a child (the benchmarks read its CPU time). */
-  readonly pid?: number;
+  /** Where the server keeps its files; undefined for a temporary directory. */
+  readonly dataDir?: string | undefined;
+  /** The server process's id now (it changes when a supervised server is restarted). */
+  readonly pid?: () => number | undefined;
   stop(): Promise<void>;
 }
