@@ -223,7 +223,7 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
           latencyMs: summarize(rawLatencies),
           documentsReturned: rawWire.documentsReturned / rawLatencies.length,
           bytesReturned: rawWire.replyBytes / rawLatencies.length,
-          ...optional('documentsExamined', await documentsExamined(monitored.client, rawRun.reads)),
+          ...optional('documentsExamined', await documentsExamined(monitored.client, deps.engine, rawRun.reads)),
         });
         let rawTotal = 0;
         for (const series of rawAnswer.values()) for (const hits of series.values()) rawTotal += hits;
@@ -242,7 +242,7 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
           latencyMs: summarize(storeLatencies),
           documentsReturned: storeWire.documentsReturned / storeLatencies.length,
           bytesReturned: storeWire.replyBytes / storeLatencies.length,
-          ...optional('documentsExamined', await documentsExamined(monitored.client, storeRun.reads)),
+          ...optional('documentsExamined', await documentsExamined(monitored.client, deps.engine, storeRun.reads)),
         });
 
         // tally through GraphQL over HTTP: the product as a client sees it.

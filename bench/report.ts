@@ -313,8 +313,9 @@ and p99 are close to the maximum, so read them with n. "tally store read" is the
 tally's own \`CounterStore\` with the engine's capabilities: it gives the documents and bytes tally reads from the database
 (command monitoring: documents in the replies, BSON bytes of the replies). "Documents examined" explains, once per cell and
 outside the timings, every find or aggregate one request sent: MongoDB's \`executionStats.totalDocsExamined\`; on FerretDB,
-whose explain gives SQLite's plan instead, a \`SCAN\` counts every row of the table (FerretDB decodes each one) and an
-index \`SEARCH\` (only ever \`_id\`) one row. GraphQL latency includes HTTP, parsing and
+whose explain gives SQLite's plan instead, a \`SCAN\` counts every row of the table (FerretDB decodes each one), an
+index \`SEARCH\` (only ever \`_id\`) one row, and on tally's build a read by a list of ids one row per id (its \`_id IN (…)\`
+pushdown is not reflected in explain). GraphQL latency includes HTTP, parsing and
 dense-series filling; its server CPU comes from \`tally_process_cpu_seconds_total\`.
 
 ${fallback}
