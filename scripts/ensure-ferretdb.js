@@ -44,9 +44,147 @@ const PATCHES = [
     replace: 'if params.Filter.Len() >= 1 {\n\t\tv, _ := params.Filter.Get("_id")',
     count: 2,
   },
+  /**
+   * The update command defers closing each update's read iterator (`defer` inside its loop), so every statement's
+   * SQLite read transaction stays open until the whole command ends. With 100 updates the pool's 100 connections
+   * are all held and the command waits forever (tally chunked bulk writes into commands of 90 because of it), and
+   * the open read transactions keep the write-ahead log from being checkpointed while a command runs. Close each
+   * update's iterator as soon as that update is done.
+   */
+  {
+    file: 'internal/handler/msg_update.go',
+    find: [
+      '\t\tcloser := iterator.NewMultiCloser()',
+      '\t\tdefer closer.Close()',
+      '',
+      '\t\tcloser.Add(res.Iter)',
+      '',
+      '\t\titer := common.FilterIterator(res.Iter, closer, u.Filter)',
+      '',
+      '\t\tif !u.Multi {',
+      '\t\t\titer = common.LimitIterator(iter, closer, 1)',
+      '\t\t}',
+      '',
+      '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)',
+      '',
+    ].join('\n'),
+    replace: [
+      '\t\tcloser := iterator.NewMultiCloser()',
+      '',
+      '\t\tcloser.Add(res.Iter)',
+      '',
+      '\t\titer := common.FilterIterator(res.Iter, closer, u.Filter)',
+      '',
+      '\t\tif !u.Multi {',
+      '\t\t\titer = common.LimitIterator(iter, closer, 1)',
+      '\t\t}',
+      '',
+      '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)',
+      '\t\tcloser.Close()',
+      '',
+    ].join('\n'),
+  },
+  /**
+   * A lookup by `_id` returns at most one row, but its SQLite read transaction stayed open until the caller closed
+   * the iterator, which an update does only after writing. Every write therefore committed beside an open reader,
+   * so SQLite could never reset the write-ahead log: it grew by every page ever written (1.7 GB after 100,000
+   * hits) and each commit's checkpoint got slower. Release the row's connection as soon as the row is read.
+   */
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    find: 'Iter: newQueryIterator(ctx, rows, params.OnlyRecordIDs),',
+    // A point lookup is the `_id = ?` form only (`_id IN (…)`, below, returns several rows).
+    replace: 'Iter: newPointQueryIterator(ctx, rows, params.OnlyRecordIDs, strings.HasSuffix(whereClause, " = ?")),',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    find: '\tonlyRecordIDs bool\n}',
+    replace: '\tonlyRecordIDs bool\n\tpoint         bool\n}',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    find: '\tdoc.SetRecordID(recordID)\n',
+    replace: '\tdoc.SetRecordID(recordID)\n\n\tif iter.point {\n\t\titer.close()\n\t}\n',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    find: '// Close implements iterator.Interface.',
+    replace: [
+      '// newPointQueryIterator is newQueryIterator for a lookup by unique _id (tally patch): the row is the only one,',
+      '// so its connection is released once it is read.',
+      'func newPointQueryIterator(ctx context.Context, rows *fsql.Rows, onlyRecordIDs, point bool) types.DocumentsIterator {',
+      '\titer := newQueryIterator(ctx, rows, onlyRecordIDs).(*queryIterator)',
+      '\titer.point = point',
+      '',
+      '\treturn iter',
+      '}',
+      '',
+      '// Close implements iterator.Interface.',
+    ].join('\n'),
+  },
+  /**
+   * `{_id: {$in: [...]}}` decoded every row. Push a list of string or ObjectID ids down as `_id IN (…)` (the
+   * caller applies the whole filter again), so reading a dashboard's documents by id is one indexed query.
+   */
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    find: [
+      '\t\tcase string, types.ObjectID:',
+      '\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)',
+      '\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}',
+      '\t\t}',
+    ].join('\n'),
+    replace: [
+      '\t\tcase string, types.ObjectID:',
+      '\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)',
+      '\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}',
+      '\t\tcase *types.Document:',
+      '\t\t\twhereClause, args = tallyIDInClause(v.(*types.Document))',
+      '\t\t}',
+    ].join('\n'),
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    find: '// check interfaces',
+    replace: [
+      '// tallyIDInClause pushes {_id: {$in: [strings or ObjectIDs]}} down to SQL (tally patch); "" when it cannot.',
+      'func tallyIDInClause(d *types.Document) (string, []any) {',
+      '\tif d.Len() != 1 {',
+      '\t\treturn "", nil',
+      '\t}',
+      '',
+      '\tin, err := d.Get("$in")',
+      '\tif err != nil {',
+      '\t\treturn "", nil',
+      '\t}',
+      '',
+      '\tarr, ok := in.(*types.Array)',
+      '\tif !ok || arr.Len() == 0 || arr.Len() > 10000 {',
+      '\t\treturn "", nil',
+      '\t}',
+      '',
+      '\targs := make([]any, 0, arr.Len())',
+      '',
+      '\tfor i := 0; i < arr.Len(); i++ {',
+      '\t\te := must.NotFail(arr.Get(i))',
+      '',
+      '\t\tswitch e.(type) {',
+      '\t\tcase string, types.ObjectID:',
+      '\t\t\targs = append(args, string(must.NotFail(sjson.MarshalSingleValue(e))))',
+      '\t\tdefault:',
+      '\t\t\treturn "", nil',
+      '\t\t}',
+      '\t}',
+      '',
+      '\treturn fmt.Sprintf(` WHERE %s IN (?%s)`, metadata.IDColumn, strings.Repeat(", ?", len(args)-1)), args',
+      '}',
+      '',
+      '// check interfaces',
+    ].join('\n'),
+  },
 ];
 /** Changes whenever PATCHES change, so a stale build is never reused. */
-const PATCH_TAG = 'tally2';
+const PATCH_TAG = 'tally6';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 
@@ -83,7 +221,8 @@ function build() {
       const file = path.join(src, entry);
       fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
     }
-    fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), VERSION);
+    // The patch tag in the version lets tally tell its patched build from a stock FerretDB (EngineInfo).
+    fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), stock ? VERSION : `${VERSION}-${PATCH_TAG}`);
     if (!stock) applyPatches(src);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const partial = `${target}.${process.pid}.partial`;
