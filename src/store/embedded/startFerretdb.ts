@@ -31,16 +31,20 @@ interface Started {
 export async function startFerretdb(options: {
   dataDir: string | undefined;
   logger: Logger;
+  /** A fixed port (tests); default: a free one. */
+  port?: number;
+  /** A FerretDB executable to run instead of the patched build (the benchmarks compare builds). */
+  binary?: string | undefined;
 }): Promise<EmbeddedDatabase> {
   const { logger } = options;
-  const binary = await ferretdbBinary();
+  const binary = options.binary ?? (await ferretdbBinary());
   const temporary = options.dataDir === undefined;
   const dir = temporary
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'tally-ferretdb-data-'))
     : path.resolve(options.dataDir as string, 'ferretdb');
   fs.mkdirSync(dir, { recursive: true });
 
-  let current = await launch(binary, dir, 0, logger);
+  let current = await launch(binary, dir, options.port ?? 0, logger);
   let stopping: Promise<void> | undefined;
   let restarts = 0;
   let delay = RESTART_FIRST_DELAY_MS;
