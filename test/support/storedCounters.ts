@@ -30,8 +30,12 @@ function flatten(value: Document, prefix: string, into: Map<string, number>): vo
   }
 }
 
-/** What the collections must hold for these hits, each counted once, computed with Date methods only. */
-export function expectedCounters(hits: readonly Hit[]): Map<string, number> {
+/**
+ * What the collections must hold for these hits, each counted once, computed with Date methods only. With
+ * `siteTotals` (the server's default, SITE_TOTALS_ENABLED) every hit also counts in its site's daily and monthly
+ * documents, whose ids are `<period>/<site>` (page "").
+ */
+export function expectedCounters(hits: readonly Hit[], options: { siteTotals?: boolean } = {}): Map<string, number> {
   const counters = new Map<string, number>();
   const add = (path: string, n: number) => counters.set(path, (counters.get(path) ?? 0) + n);
   for (const { site, page, at, count } of hits) {
@@ -44,11 +48,13 @@ export function expectedCounters(hits: readonly Hit[]): Map<string, number> {
       d.getUTCMinutes(),
       d.getUTCSeconds(),
     ];
-    const daily = `${DAILY_COLLECTION}/${y}${pad(mo)}${pad(day)}/${site}${page}`;
-    add(`${daily}/daily`, count);
-    add(`${daily}/hourly/${h}`, count);
-    add(`${daily}/minute/${h}/${mi}`, count);
-    add(`${MONTHLY_COLLECTION}/${y}${pad(mo)}/${site}${page}/daily/${day}`, count);
+    for (const counted of options.siteTotals ? [page, ''] : [page]) {
+      const daily = `${DAILY_COLLECTION}/${y}${pad(mo)}${pad(day)}/${site}${counted}`;
+      add(`${daily}/daily`, count);
+      add(`${daily}/hourly/${h}`, count);
+      add(`${daily}/minute/${h}/${mi}`, count);
+      add(`${MONTHLY_COLLECTION}/${y}${pad(mo)}/${site}${counted}/daily/${day}`, count);
+    }
     const seconds = `${SECONDS_COLLECTION}/${y}${pad(mo)}${pad(day)}${pad(h)}${pad(mi)}/${site}${page}`;
     add(`${seconds}/minute`, count);
     add(`${seconds}/seconds/${s}`, count);
@@ -56,13 +62,32 @@ export function expectedCounters(hits: readonly Hit[]): Map<string, number> {
   return counters;
 }
 
-/** The day totals, the month's days and the minute totals of the seconds collection each sum to the same. */
+/**
+ * The day totals, the month's days and the minute totals of the seconds collection each sum to the same (pages
+ * only: a site-total document, `<collection>/<period>/<site>/…` with no page segment, repeats its pages' counts).
+ */
 export function collectionTotals(counters: ReadonlyMap<string, number>): Record<string, number> {
   const totals = { daily: 0, monthly: 0, seconds: 0 };
   for (const [path, n] of counters) {
+    if (isSiteTotal(path)) continue;
     if (path.startsWith(`${DAILY_COLLECTION}/`) && path.endsWith('/daily')) totals.daily += n;
     else if (path.startsWith(`${MONTHLY_COLLECTION}/`)) totals.monthly += n;
     else if (path.startsWith(`${SECONDS_COLLECTION}/`) && path.endsWith('/minute')) totals.seconds += n;
   }
   return totals;
+}
+
+/**
+ * A site total's counter path: `<daily>/<day>/<site>/daily`, `…/hourly/<h>`, `…/minute/<h>/<m>` or
+ * `<monthly>/<month>/<site>/daily/<d>` (sites hold no "/", so no page segment follows the site).
+ */
+function isSiteTotal(path: string): boolean {
+  const parts = path.split('/');
+  const [collection, , , field] = parts;
+  const numeric = (i: number): boolean => /^\d+$/.test(parts[i] ?? '');
+  if (collection === MONTHLY_COLLECTION) return parts.length === 5 && field === 'daily' && numeric(4);
+  if (collection !== DAILY_COLLECTION) return false;
+  if (field === 'daily') return parts.length === 4;
+  if (field === 'hourly') return parts.length === 5 && numeric(4);
+  return field === 'minute' && parts.length === 6 && numeric(4) && numeric(5);
 }
