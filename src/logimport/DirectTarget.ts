@@ -1,0 +1,100 @@
+/**
+ * Writes batches straight into the database through the same ingest core a server uses (HitIngest →
+ * GroupCommitter → CounterStore, wired as src/app.ts wires them), with each batch's idempotency key.
+ * For imports where no server runs; the GraphQL target is the default.
+ */
+import type { Config } from '../config/loadConfig';
+import { AppError } from '../errors/AppError';
+import { GroupCommitter } from '../ingest/GroupCommitter';
+import { HitIngest } from '../ingest/HitIngest';
+import type { Logger } from '../logging/createLogger';
+import { connectDatabase } from '../store/connectDatabase';
+import type { Database } from '../store/connectDatabase';
+import { CounterBatch } from '../store/CounterBatch';
+import { CounterStore } from '../store/CounterStore';
+import { HOUR_MS } from '../time/buckets';
+import type { HitBatch } from './HitBatch';
+import { ImportTargetError } from './ImportTarget';
+import type { ImportTarget } from './ImportTarget';
+
+/** The contract's in-process idempotent ingest (`HitIngest.recordHits(inputs, { idempotencyKey })`). */
+type RecordHits = (
+  inputs: ReadonlyArray<{ site: string; page: string; at: Date; count: number }>,
+  options: { idempotencyKey: string },
+) => Promise<{ accepted: number; total: number }>;
+
+const MAX_PENDING_DOCUMENTS = 5_000;
+
+export class DirectTarget implements ImportTarget {
+  readonly description: string;
+
+  private constructor(
+    private readonly database: Database,
+    private readonly committer: GroupCommitter,
+    private readonly ingest: HitIngest,
+    dbName: string,
+  ) {
+    this.description = `${database.engine.name} ${database.engine.version}, database ${dbName}`;
+  }
+
+  static async open(
+    config: Config,
+    uri: string,
+    logger: Logger,
+    clock: () => number = Date.now,
+  ): Promise<DirectTarget> {
+    const database = await connectDatabase({ uri, dbName: config.mongodbDb, logger, appName: 'tally-import' });
+    try {
+      const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
+      const counters = new CounterStore(database, {
+        writeConcern: config.ingest.writeConcern,
+        secondsRetentionMs,
+        logger,
+        targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
+      });
+      await counters.ensureIndexes();
+      if (config.seconds.enabled) await counters.ensureSecondsIndexes();
+      const committer = new GroupCommitter((batch) => counters.write(batch), {
+        intervalMs: 0,
+        concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
+        maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+        newBatch: config.seconds.enabled
+          ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
+          : undefined,
+      });
+      const ingest = new HitIngest({ committer, clock, limits: config.ingest });
+      return new DirectTarget(database, committer, ingest, config.mongodbDb);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+
+  async send(batch: HitBatch): Promise<number> {
+    const inputs = batch.hits.map((hit) => ({
+      site: hit.site,
+      page: hit.page,
+      at: new Date(hit.at),
+      count: hit.count,
+    }));
+    try {
+      const recordHits = this.ingest.recordHits.bind(this.ingest) as unknown as RecordHits;
+      const result = await recordHits(inputs, { idempotencyKey: batch.idempotencyKey });
+      return result.total;
+    } catch (error) {
+      if (error instanceof AppError) {
+        const code: string = error.code;
+        if (code === 'SERVICE_UNAVAILABLE' || code === 'IDEMPOTENCY_KEY_IN_PROGRESS') {
+          throw new ImportTargetError('retry', error.message);
+        }
+        throw new ImportTargetError('batch', `${code}: ${error.message}`);
+      }
+      throw new ImportTargetError('abort', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.committer.drain();
+    await this.database.close();
+  }
+}
