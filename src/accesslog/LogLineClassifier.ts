@@ -53,11 +53,13 @@ export class LogLineClassifier {
 
   classify(line: string): LineOutcome {
     let fields: LogFields | undefined;
+    let logsUserAgent = false;
     let reason = '';
     for (const format of this.options.formats) {
       const result = format.match(line);
       if (result.ok) {
         fields = result.fields;
+        logsUserAgent = format.provides.has('userAgent');
         break;
       }
       if (reason === '') reason = result.reason;
@@ -85,7 +87,10 @@ export class LogLineClassifier {
     const page = requestPage(target, this.options.keepQuery, fields.args);
     if (!page.ok) return { kind: 'invalid', reason: page.reason };
     if (filters.has('asset') && this.isAsset(page.page)) return { kind: 'filtered', filter: 'asset' };
-    if (filters.has('bot') && this.isBot(fields.userAgent ?? '')) return { kind: 'filtered', filter: 'bot' };
+    // Browsers always send a user agent: a logged `-` is a script (isbot says so too).
+    if (filters.has('bot') && logsUserAgent && this.isBot(fields.userAgent ?? '-')) {
+      return { kind: 'filtered', filter: 'bot' };
+    }
 
     const site = this.options.site ?? siteFromHost(fields.host);
     if (site === undefined) return { kind: 'invalid', reason: 'no site: the line has no host and --site is not set' };

@@ -75,7 +75,16 @@ interface Step {
 
 const VARIABLE = /\$(?:\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g;
 
-export function compileLogFormat(format: string): CompiledLogFormat {
+export interface CompileOptions {
+  /**
+   * Refuse text after the format's end (a last variable is then one token). Off by default (extra fields after
+   * `combined` are common);
+   * on for the `common` fallback, so a truncated combined line is not mistaken for a common one.
+   */
+  readonly exactEnd?: boolean;
+}
+
+export function compileLogFormat(format: string, options: CompileOptions = {}): CompiledLogFormat {
   const source = NAMED_FORMATS[format] ?? format;
   const parts = source.split(VARIABLE);
   // split() with two capture groups yields [literal, braced, plain, literal, braced, plain, …, literal].
@@ -83,7 +92,7 @@ export function compileLogFormat(format: string): CompiledLogFormat {
   const steps: Step[] = [];
   for (let i = 1; i < parts.length; i += 3) {
     const variable = parts[i] ?? parts[i + 1] ?? '';
-    const until = parts[i + 3] ?? '';
+    const until = parts[i + 2] ?? '';
     if (until === '' && i + 3 < parts.length) {
       throw new LogFormatError(
         `log format variables must be separated by text, got $${variable} directly followed by $${parts[i + 3] ?? parts[i + 4]}`,
@@ -107,10 +116,11 @@ export function compileLogFormat(format: string): CompiledLogFormat {
       provides.add(slot);
     }
   }
-  return { source, provides, match: (line) => matchLine(line, prefix, steps) };
+  const exactEnd = options.exactEnd === true;
+  return { source, provides, match: (line) => matchLine(line, prefix, steps, exactEnd) };
 }
 
-function matchLine(line: string, prefix: string, steps: readonly Step[]): MatchResult {
+function matchLine(line: string, prefix: string, steps: readonly Step[], exactEnd: boolean): MatchResult {
   if (!line.startsWith(prefix))
     return { ok: false, reason: `expected the line to start with ${JSON.stringify(prefix)}` };
   const fields: LogFields = {
@@ -127,7 +137,9 @@ function matchLine(line: string, prefix: string, steps: readonly Step[]): MatchR
   for (const step of steps) {
     let end: number;
     if (step.until === '') {
-      end = line.length;
+      // With exactEnd, a last variable is one token: `common` must not swallow a truncated combined tail.
+      end = exactEnd ? line.indexOf(' ', position) : line.length;
+      if (end < 0) end = line.length;
     } else {
       end = step.quoted ? indexOfUnescaped(line, step.until, position) : line.indexOf(step.until, position);
       if (end < 0) return { ok: false, reason: `expected ${JSON.stringify(step.until)} after $${step.variable}` };
@@ -137,6 +149,9 @@ function matchLine(line: string, prefix: string, steps: readonly Step[]): MatchR
       if (failure !== undefined) return { ok: false, reason: failure };
     }
     position = end + step.until.length;
+  }
+  if (exactEnd && position < line.length) {
+    return { ok: false, reason: `unexpected text after the format: ${shorten(line.slice(position))}` };
   }
   if (Number.isNaN(fields.at)) return { ok: false, reason: 'no timestamp' };
   return { ok: true, fields };

@@ -85,7 +85,7 @@ export function parseImportArgs(
   try {
     formats =
       values.format === undefined
-        ? [compileLogFormat('combined'), compileLogFormat('common')]
+        ? [compileLogFormat('combined'), compileLogFormat('common', { exactEnd: true })]
         : [compileLogFormat(values.format)];
   } catch (error) {
     if (error instanceof LogFormatError) {
