@@ -7,6 +7,9 @@ import { createContext } from './graphql/Context';
 import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
 import { GroupCommitter } from './ingest/GroupCommitter';
+import { createFlushWriter } from './ingest/createFlushWriter';
+import { KeyedRequests } from './ingest/KeyedRequests';
+import { RequestLedger } from './store/requestLedger';
 import { HitIngest } from './ingest/HitIngest';
 import { ImpressionIngest } from './ingest/ImpressionIngest';
 import { SerialQueue } from './ingest/SerialQueue';
@@ -39,6 +42,8 @@ const MAX_PENDING_DOCUMENTS = 5_000;
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where the server has no TTL indexes, expired second-level documents are deleted this often. */
 const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Where the server has no TTL indexes, expired idempotency keys are deleted this often. */
+const LEDGER_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
@@ -85,13 +90,40 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
   });
   await impressionStore.ensureIndexes();
 
-  const committer = new GroupCommitter((batch) => counters.write(batch), {
-    intervalMs: config.ingest.flushIntervalMs,
-    concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-    maxPendingDocuments: MAX_PENDING_DOCUMENTS,
-    newBatch: config.seconds.enabled
-      ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
-      : undefined,
+  const ledger = new RequestLedger(database.db, {
+    windowMs: config.idempotency.windowHours * HOUR_MS,
+    writeConcern: config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
+  });
+  const ledgerSweeper =
+    (await ledger.ensureIndexes(database.engine, logger)) === 'sweep'
+      ? startSecondsSweeper({
+          sweep: (now) => ledger.sweep(now),
+          clock,
+          logger,
+          intervalMs: LEDGER_SWEEP_INTERVAL_MS,
+          what: 'idempotency keys',
+        })
+      : undefined;
+  const newBatch = config.seconds.enabled
+    ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
+    : () => new CounterBatch();
+  const committer = new GroupCommitter(
+    createFlushWriter({ counters, ledger, clock, leaseMs: config.idempotency.leaseMs }),
+    {
+      intervalMs: config.ingest.flushIntervalMs,
+      concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
+      maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+      newBatch,
+    },
+  );
+  const keyed = new KeyedRequests({
+    committer,
+    ledger,
+    counters,
+    newBatch,
+    clock,
+    leaseMs: config.idempotency.leaseMs,
+    waitMs: config.idempotency.waitMs,
   });
   const planner = config.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
   const ticker = planner
@@ -121,7 +153,7 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     version: readVersion(),
     engine: database.engine,
     databaseName: config.mongodbDb,
-    ingest: new HitIngest({ committer, planner, secondsPlanner, clock, limits: config.ingest }),
+    ingest: new HitIngest({ committer, keyed, planner, secondsPlanner, clock, limits: config.ingest }),
     counters,
     seriesReader: counters,
     seriesLimits: { ...config.query, secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined },
@@ -137,7 +169,7 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
 
   const { app, subscriptions } = await createHttpServer({
     schema: buildSchema(),
-    context: async () => createContext(services),
+    context: async (headers) => createContext(services, headers),
     metrics,
     logger,
     ready: () => database.ping(),
@@ -162,6 +194,7 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
         ticker?.stop();
         secondsTicker?.stop();
         sweeper?.stop();
+        ledgerSweeper?.stop();
         await committer.drain();
         await database.close();
         await embedded?.stop();

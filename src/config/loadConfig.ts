@@ -30,6 +30,17 @@ export interface Config {
   readonly query: QueryConfig;
   readonly seconds: SecondsConfig;
   readonly impressions: ImpressionsConfig;
+  readonly idempotency: IdempotencyConfig;
+}
+
+/** Idempotency keys on recordHit/recordHits (issue 9). */
+export interface IdempotencyConfig {
+  /** How long a key is remembered: a retry within it is never counted twice. */
+  readonly windowHours: number;
+  /** How long an attempt owns its key before another process may re-drive it (longer than any write takes). */
+  readonly leaseMs: number;
+  /** How long a retry waits for an attempt in progress before answering IDEMPOTENCY_KEY_IN_PROGRESS. */
+  readonly waitMs: number;
 }
 
 export interface IngestConfig {
@@ -117,6 +128,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxBatchSize: integer(env, 'IMPRESSIONS_MAX_BATCH', 10_000, 1, 100_000),
       maxCount: integer(env, 'IMPRESSIONS_MAX_COUNT', 1_000_000, 1, 2_147_483_647),
       maxPageSize: integer(env, 'IMPRESSIONS_MAX_PAGE', 100, 1, 1_000),
+    },
+    idempotency: {
+      windowHours: integer(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1, 8760),
+      leaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000, 100, 3_600_000),
+      waitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 600_000),
     },
   };
 }

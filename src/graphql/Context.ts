@@ -11,8 +11,18 @@ export interface Loaders {
 export interface Context {
   readonly services: Services;
   readonly loaders: Loaders;
+  /** The `Idempotency-Key` HTTP header, if the request had exactly one. */
+  readonly idempotencyKeyHeader?: string | undefined;
 }
 
-export function createContext(services: Services): Context {
-  return { services, loaders: { series: createSeriesLoader(services.seriesReader) } };
+export function createContext(
+  services: Services,
+  headers: Readonly<Record<string, string | string[] | undefined>> = {},
+): Context {
+  const header = headers['idempotency-key'];
+  return {
+    services,
+    loaders: { series: createSeriesLoader(services.seriesReader) },
+    idempotencyKeyHeader: Array.isArray(header) ? header.join(', ') : header,
+  };
 }

@@ -20,7 +20,8 @@ import type { Subscriptions } from './attachSubscriptions';
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  readonly context: () => Promise<Context>;
+  /** Builds a request's context; `headers` are the HTTP request's (absent for WebSocket operations). */
+  readonly context: (headers?: Readonly<Record<string, string | string[] | undefined>>) => Promise<Context>;
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly ready: () => Promise<boolean>;
@@ -75,7 +76,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
-    context: options.context,
+    context: (request) => options.context(request.headers),
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });
