@@ -5,23 +5,20 @@
  */
 import type { Config } from '../config/loadConfig';
 import { AppError } from '../errors/AppError';
+import { createFlushWriter } from '../ingest/createFlushWriter';
 import { GroupCommitter } from '../ingest/GroupCommitter';
 import { HitIngest } from '../ingest/HitIngest';
+import { KeyedRequests } from '../ingest/KeyedRequests';
 import type { Logger } from '../logging/createLogger';
 import { connectDatabase } from '../store/connectDatabase';
 import type { Database } from '../store/connectDatabase';
 import { CounterBatch } from '../store/CounterBatch';
 import { CounterStore } from '../store/CounterStore';
+import { RequestLedger } from '../store/requestLedger';
 import { HOUR_MS } from '../time/buckets';
 import type { HitBatch } from './HitBatch';
 import { ImportTargetError } from './ImportTarget';
 import type { ImportTarget } from './ImportTarget';
-
-/** The contract's in-process idempotent ingest (`HitIngest.recordHits(inputs, { idempotencyKey })`). */
-type RecordHits = (
-  inputs: ReadonlyArray<{ site: string; page: string; at: Date; count: number }>,
-  options: { idempotencyKey: string },
-) => Promise<{ accepted: number; total: number }>;
 
 const MAX_PENDING_DOCUMENTS = 5_000;
 
@@ -54,15 +51,35 @@ export class DirectTarget implements ImportTarget {
       });
       await counters.ensureIndexes();
       if (config.seconds.enabled) await counters.ensureSecondsIndexes();
-      const committer = new GroupCommitter((batch) => counters.write(batch), {
-        intervalMs: 0,
-        concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-        maxPendingDocuments: MAX_PENDING_DOCUMENTS,
-        newBatch: config.seconds.enabled
-          ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
-          : undefined,
+      // The same idempotency ledger a server uses: an import re-run here or through a server skips the same batches.
+      const ledger = new RequestLedger(database.db, {
+        windowMs: config.idempotency.windowHours * HOUR_MS,
+        writeConcern:
+          config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
       });
-      const ingest = new HitIngest({ committer, clock, limits: config.ingest });
+      await ledger.ensureIndexes(database.engine, logger);
+      const newBatch = config.seconds.enabled
+        ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
+        : () => new CounterBatch();
+      const committer = new GroupCommitter(
+        createFlushWriter({ counters, ledger, clock, leaseMs: config.idempotency.leaseMs }),
+        {
+          intervalMs: 0,
+          concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
+          maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+          newBatch,
+        },
+      );
+      const keyed = new KeyedRequests({
+        committer,
+        ledger,
+        counters,
+        newBatch,
+        clock,
+        leaseMs: config.idempotency.leaseMs,
+        waitMs: config.idempotency.waitMs,
+      });
+      const ingest = new HitIngest({ committer, keyed, clock, limits: config.ingest });
       return new DirectTarget(database, committer, ingest, config.mongodbDb);
     } catch (error) {
       await database.close();
@@ -78,8 +95,7 @@ export class DirectTarget implements ImportTarget {
       count: hit.count,
     }));
     try {
-      const recordHits = this.ingest.recordHits.bind(this.ingest) as unknown as RecordHits;
-      const result = await recordHits(inputs, { idempotencyKey: batch.idempotencyKey });
+      const result = await this.ingest.recordHits(inputs, { idempotencyKey: batch.idempotencyKey });
       return result.total;
     } catch (error) {
       if (error instanceof AppError) {

@@ -122,6 +122,38 @@ describe('tally import into a running server over GraphQL', () => {
     expect(await compareSeries(`${app.url}/graphql`, hits)).toEqual([]);
   });
 
+  it('counts nothing twice when the same file is imported again, and refuses the same lines with other options', async () => {
+    const site = 'again.test';
+    const list = entries(9001, [site], 600);
+    const file = path.join(dir, 'again.log');
+    await writeFile(file, `${list.map((e) => formatLogEntry(e, 'combined')).join('\n')}\n`);
+    const args = [
+      '--url',
+      `${app.url}/graphql`,
+      '--site',
+      site,
+      '--batch-lines',
+      '100',
+      '--progress',
+      'none',
+      '--json',
+      file,
+    ];
+    const hits = expectedHits(list, 'combined', site);
+    expect((await runImport(args)).code).toBe(0);
+    const again = await runImport(args);
+    expect(again.code).toBe(0);
+    expect(again.summary).toMatchObject({ outcome: 'complete', batchesFailed: 0, hitsImported: hits.length });
+    expect(await compareSeries(`${app.url}/graphql`, hits)).toEqual([]);
+
+    // Other options make other hits under the same keys: the server refuses them rather than counting twice.
+    const changed = await runImport([...args, '--keep-query']);
+    expect(changed.code).toBe(1);
+    expect(changed.summary?.outcome).toBe('partial');
+    expect(changed.summary?.failures[0]).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+    expect(await compareSeries(`${app.url}/graphql`, hits)).toEqual([]);
+  });
+
   it('writes into the database directly with --mongodb-uri through the same ingest core', async () => {
     const site = 'direct.test';
     const list = entries(4242, [site]);
