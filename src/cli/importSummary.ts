@@ -44,7 +44,9 @@ export function buildImportSummary(input: {
   stoppedBecause: string | undefined;
 }): ImportSummary {
   const { stats } = input;
-  const partial = input.end !== 'complete' || stats.batchesFailed > 0 || input.readErrors.length > 0;
+  // Input where no line matches is a wrong --format, not a success.
+  const nothingParsed = stats.linesRead > 0 && stats.unparseable === stats.linesRead;
+  const partial = input.end !== 'complete' || stats.batchesFailed > 0 || input.readErrors.length > 0 || nothingParsed;
   return {
     outcome: partial ? 'partial' : 'complete',
     end: input.end,
@@ -115,8 +117,11 @@ export function formatImportSummary(summary: ImportSummary): string {
     lines.push(`${formatCount(summary.batchesFailed)} ${summary.batchesFailed === 1 ? 'batch' : 'batches'} failed:`);
     for (const failure of summary.failures) lines.push(`  ${failure}`);
   }
+  if (summary.linesRead > 0 && summary.unparseable === summary.linesRead) {
+    lines.push('No line matched the log format: check --format (combined, common or your nginx log_format).');
+  }
   if (summary.stoppedBecause !== undefined) lines.push(`stopped: ${summary.stoppedBecause}`);
-  if (summary.outcome === 'partial' && !summary.dryRun) {
+  if (summary.outcome === 'partial' && !summary.dryRun && summary.unparseable < summary.linesRead) {
     lines.push('Run the same command again to finish: batches already imported are recognised and not counted twice.');
   }
   return `${lines.join('\n')}\n`;

@@ -18,7 +18,7 @@ const ABORT_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
 
 interface GraphqlResponse {
   data?: { recordHits?: { accepted: number; total: number } | null } | null;
-  errors?: Array<{ message?: string; extensions?: { code?: string } }>;
+  errors?: Array<{ message?: string; extensions?: { code?: string; reason?: string } }>;
 }
 
 export class GraphqlTarget implements ImportTarget {
@@ -77,6 +77,10 @@ export class GraphqlTarget implements ImportTarget {
       );
     }
     if (code !== undefined && ABORT_CODES.has(code)) throw new ImportTargetError('abort', message);
+    // Every batch would be too large as well: the server's INGEST_MAX_BATCH is below --batch-lines.
+    if (error?.extensions?.reason === 'BATCH_TOO_LARGE') {
+      throw new ImportTargetError('abort', `${message}; run again with a smaller --batch-lines`);
+    }
     if (code !== undefined && RETRY_CODES.has(code)) throw new ImportTargetError('retry', message);
     if (response.status === 429 || response.status >= 500) throw new ImportTargetError('retry', message);
     if (code === undefined && parsed === undefined) throw new ImportTargetError('abort', message);

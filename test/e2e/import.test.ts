@@ -232,6 +232,20 @@ describe('tally import with malformed lines', () => {
     expect(await compareSeries(`${app.url}/graphql`, hits)).toEqual([]);
   });
 
+  it('exits 1 and points at --format when no line matches the format', async () => {
+    const file = path.join(dir, 'wrong-format.log');
+    await writeFile(
+      file,
+      `${entries(5, ['w.test'], 20)
+        .map((e) => formatLogEntry(e, 'combined'))
+        .join('\n')}\n`,
+    );
+    const run = await runImport(['--dry-run', '--format', STYLE_FORMATS.iso, '--progress', 'none', file]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('  unparseable   20\n');
+    expect(run.stdout).toContain('No line matched the log format: check --format');
+  });
+
   it('exits 2 with a usage message for a missing file, and reads nothing', async () => {
     const run = await runImport(['--site', 's', path.join(dir, 'nope.log')]);
     expect(run.code).toBe(2);
