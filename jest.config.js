@@ -26,5 +26,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    // Promises about the process itself: the built server as a child process (killed, run twice, …).
+    { ...common, displayName: 'process', testMatch: ['<rootDir>/test/process/**/*.test.ts'] },
   ],
 };

@@ -13,6 +13,8 @@ export interface BenchOptions {
   readonly docsDir: string;
   /** Start the tally server as a child process (the benchmark proper) or in this process (smoke test only). */
   readonly server: 'child' | 'in-process';
+  /** Run only these sections (e.g. `idempotency`); all when absent. */
+  readonly only?: readonly string[] | undefined;
 }
 
 export interface SchemaGrowthSizes {

@@ -12,6 +12,7 @@ function parseArgs(argv: readonly string[]): BenchOptions {
   let mode: BenchMode = 'full';
   let resultsDir = path.join(root, 'bench-results');
   let docsDir = path.join(root, 'docs');
+  const only: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') mode = 'quick';
@@ -19,12 +20,13 @@ function parseArgs(argv: readonly string[]): BenchOptions {
     else if (arg === '--full') mode = 'full';
     else if (arg === '--results-dir') resultsDir = path.resolve(argv[++i] ?? '');
     else if (arg === '--docs-dir') docsDir = path.resolve(argv[++i] ?? '');
+    else if (arg === '--only') only.push(argv[++i] ?? '');
     else
       throw new Error(
-        `unknown argument ${JSON.stringify(arg)}; expected --quick, --smoke, --full, --results-dir DIR or --docs-dir DIR`,
+        `unknown argument ${JSON.stringify(arg)}; expected --quick, --smoke, --full, --results-dir DIR, --docs-dir DIR or --only SECTION`,
       );
   }
-  return { mode, resultsDir, docsDir, server: 'child' };
+  return { mode, resultsDir, docsDir, server: 'child', ...(only.length > 0 ? { only } : {}) };
 }
 
 async function main(): Promise<void> {

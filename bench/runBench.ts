@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchResults } from './BenchResults';
 import { buildCharts } from './charts';
+import type { IdempotencyResult } from './idempotency';
+import { runIdempotency } from './idempotency';
 import type { IngestResult } from './ingest';
 import { runIngest } from './ingest';
 import { MonitoredClient } from './MonitoredClient';
@@ -44,6 +46,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const dbPrefix = `bench_${stamp}`;
   const failures: BenchResults['failures'] = [];
   const attempt = async <T>(section: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    // `--only NAME` runs the sections whose title contains NAME.
+    if (options.only && !options.only.some((name) => section.includes(name))) return undefined;
     log(`${section}…`);
     try {
       return await fn();
@@ -59,7 +63,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   let ingest: IngestResult | undefined;
   let queries: QueryResult | undefined;
   let storage: StorageResult | undefined;
-  const databases = ['growth', 'ingest', 'ingest_pre', 'queries'].map((name) => `${dbPrefix}_${name}`);
+  let idempotency: IdempotencyResult | undefined;
+  const databases = ['growth', 'ingest', 'ingest_pre', 'queries', 'idempotency'].map((name) => `${dbPrefix}_${name}`);
   try {
     schemaGrowth = await attempt('1. schema growth (seed 004)', () =>
       runSchemaGrowth(monitored.db(`${dbPrefix}_growth`), sizes.schemaGrowth),
@@ -84,6 +89,14 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       }),
     );
     storage = await attempt('4. storage', async () => runStorage(queries));
+    idempotency = await attempt('5. idempotency', () =>
+      runIdempotency({
+        db: monitored.db(`${dbPrefix}_idempotency`),
+        sizes: sizes.ingest,
+        startServer: (dbName) => startServer(options.server, { uri: target.uri, dbName }),
+        log,
+      }),
+    );
   } finally {
     for (const name of databases)
       await monitored
@@ -120,6 +133,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     ...(ingest ? { ingest } : {}),
     ...(queries ? { queries } : {}),
     ...(storage ? { storage } : {}),
+    ...(idempotency ? { idempotency } : {}),
     failures,
   };
   const resultsDir = path.join(options.resultsDir, stamp);

@@ -3,6 +3,7 @@
  * costs one unordered bulkWrite per collection whatever its size (the driver splits only past
  * maxWriteBatchSize, 100,000 operations, which IMPRESSIONS_MAX_BATCH stays below).
  */
+import { ensureIndexes } from './ensureIndexes';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { bulkUpsert } from './bulkUpsert';
 import type { BulkUpsertOptions } from './bulkUpsert';
@@ -49,8 +50,9 @@ export class ImpressionStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.pairs.createIndexes(impressionPairIndexes.map((index) => ({ ...index, key: { ...index.key } })));
-    await this.items.createIndexes(impressionItemIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+    // One index per command: FerretDB 1.24 drops the connection when one createIndexes re-creates several (restarts).
+    await ensureIndexes(this.pairs, impressionPairIndexes);
+    await ensureIndexes(this.items, impressionItemIndexes);
   }
 
   /**

@@ -9,12 +9,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { formatLogEntry, generateLogEntries } from '../../bench/accessLogs';
-import { ensureBuilt, readMetric, startCliChild, startServerChild } from '../support/builtProcesses';
-import type { ServerChild } from '../support/builtProcesses';
+import { readMetric, startCliChild } from '../support/builtCli';
+import type { CliChild } from '../support/builtCli';
+import { ensureBuilt, startBuiltServer } from '../support/builtServer';
+import type { BuiltServer } from '../support/builtServer';
 import { compareSeries, expectedHits } from '../support/importTruth';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';
 
-let server: ServerChild;
+let server: BuiltServer;
+let graphqlUrl: string;
+let metricsUrl: string;
 let dir: string;
 const LINES = 6_000;
 const BATCH_LINES = 50;
@@ -22,11 +26,26 @@ const BATCH_LINES = 50;
 beforeAll(async () => {
   ensureBuilt();
   dir = await mkdtemp(path.join(tmpdir(), 'tally-resume-'));
-  server = await startServerChild({ MONGODB_URI: testMongoUri(), MONGODB_DB: testDatabaseName('resume') });
+  server = await startBuiltServer({ MONGODB_URI: testMongoUri(), MONGODB_DB: testDatabaseName('resume') });
+  // The server logs its GraphQL endpoint; /metrics sits beside it.
+  graphqlUrl = server.url;
+  metricsUrl = server.url.replace(/\/graphql$/, '/metrics');
 }, 240_000);
 
+/** Every CLI started, so a failing test leaves none running. */
+const started: CliChild[] = [];
+function cli(args: string[]): CliChild {
+  const child = startCliChild(args);
+  started.push(child);
+  return child;
+}
+
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.process.exitCode === null) child.process.kill('SIGKILL');
+});
+
 afterAll(async () => {
-  await server?.stop();
+  await server?.kill('SIGTERM');
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -40,7 +59,7 @@ async function writeLog(site: string, seed: number): Promise<{ file: string; hit
 }
 
 async function requestsSoFar(): Promise<number> {
-  return readMetric(server.metricsUrl, 'tally_graphql_requests_total{operation="TallyImport",outcome="ok"}');
+  return readMetric(metricsUrl, 'tally_graphql_requests_total{operation="TallyImport",outcome="ok"}');
 }
 
 /** Waits until the server has answered `more` import requests beyond `from`. */
@@ -56,7 +75,7 @@ function importArgs(site: string, file: string): string[] {
   return [
     'import',
     '--url',
-    server.graphqlUrl,
+    graphqlUrl,
     '--site',
     site,
     '--batch-lines',
@@ -72,7 +91,7 @@ describe('an interrupted import run again', () => {
     const site = 'killed.test';
     const { file, hits } = await writeLog(site, 13);
     const before = await requestsSoFar();
-    const first = startCliChild(importArgs(site, file));
+    const first = cli(importArgs(site, file));
     await waitForRequests(before, 5);
     first.process.kill('SIGKILL');
     const killed = await first.done;
@@ -80,20 +99,20 @@ describe('an interrupted import run again', () => {
     // Killed mid-way: some batches were counted, not all of them.
     const sent = (await requestsSoFar()) - before;
     expect(sent).toBeLessThan(LINES / BATCH_LINES);
-    expect(await compareSeries(server.graphqlUrl, hits)).not.toEqual([]);
+    expect(await compareSeries(graphqlUrl, hits)).not.toEqual([]);
 
-    const second = await startCliChild(importArgs(site, file)).done;
+    const second = await cli(importArgs(site, file)).done;
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('tally import done\n');
-    expect(await compareSeries(server.graphqlUrl, hits)).toEqual([]);
+    expect(await compareSeries(graphqlUrl, hits)).toEqual([]);
   }, 180_000);
 
   it('stops after the batches in flight on Ctrl-C (SIGINT), exits 1, and the re-run completes it exactly', async () => {
     const site = 'interrupted.test';
     const { file, hits } = await writeLog(site, 14);
     const before = await requestsSoFar();
-    const first = startCliChild(importArgs(site, file));
+    const first = cli(importArgs(site, file));
     await waitForRequests(before, 5);
     first.process.kill('SIGINT');
     const interrupted = await first.done;
@@ -102,8 +121,8 @@ describe('an interrupted import run again', () => {
     expect(interrupted.stdout).toContain('stopped: interrupted (Ctrl-C)\n');
     expect(interrupted.stdout).toContain('Run the same command again to finish');
 
-    const second = await startCliChild(importArgs(site, file)).done;
+    const second = await cli(importArgs(site, file)).done;
     expect(second.code).toBe(0);
-    expect(await compareSeries(server.graphqlUrl, hits)).toEqual([]);
+    expect(await compareSeries(graphqlUrl, hits)).toEqual([]);
   }, 180_000);
 });
