@@ -32,6 +32,8 @@ export interface ClassifierOptions {
   readonly formats: readonly CompiledLogFormat[];
   /** The site of every line; without it the format's `$host` (or `$http_host`, `$server_name`) names it. */
   readonly site: string | undefined;
+  /** Virtual hosts counted as another site (`www.example.com` → `example.com`), after lower-casing. */
+  readonly hostSites?: ReadonlyMap<string, string> | undefined;
   readonly keepQuery: boolean;
   /** Which filters are on. */
   readonly filters: ReadonlySet<LogFilter>;
@@ -92,7 +94,11 @@ export class LogLineClassifier {
       return { kind: 'filtered', filter: 'bot' };
     }
 
-    const site = this.options.site ?? siteFromHost(fields.host);
+    let site = this.options.site;
+    if (site === undefined) {
+      const host = siteFromHost(fields.host);
+      site = host === undefined ? undefined : (this.options.hostSites?.get(host) ?? host);
+    }
     if (site === undefined) return { kind: 'invalid', reason: 'no site: the line has no host and --site is not set' };
     try {
       const hit = parseHit(

@@ -52,6 +52,7 @@ Lines:
   --format FORMAT       combined (default; common lines are read too), common, or an nginx log_format
                         string, e.g. '$host $remote_addr [$time_local] "$request" $status "$http_user_agent"'
   --site NAME           the site every line counts for; without it, the format's $host names it
+  --map-host HOST=SITE  count lines of virtual host HOST for SITE (repeatable), e.g. www.example.com=example.com
   --keep-query          keep query strings in pages (dropped by default)
   --no-status-filter    also count statuses outside 200-399
   --no-method-filter    also count methods other than GET
@@ -110,6 +111,7 @@ export async function runImportCommand(args: string[], io: CommandIo = processIo
   const classifier = new LogLineClassifier({
     formats: options.formats,
     site: options.site,
+    hostSites: options.hostSites,
     keepQuery: options.keepQuery,
     filters: options.filters,
     assetExtensions: options.assetExtensions,

@@ -24,6 +24,8 @@ export interface ImportOptions {
   readonly formats: readonly CompiledLogFormat[];
   readonly formatName: string;
   readonly site: string | undefined;
+  /** `--map-host HOST=SITE`: lines of virtual host HOST count for SITE. */
+  readonly hostSites: ReadonlyMap<string, string>;
   readonly target:
     | { kind: 'graphql'; url: string; apiKey: string | undefined }
     | { kind: 'mongodb'; uri: string; db: string | undefined }
@@ -41,6 +43,7 @@ export type ParsedImportArgs = { help: true } | { help: false; options: ImportOp
 
 const FLAGS = {
   site: { type: 'string' },
+  'map-host': { type: 'string', multiple: true },
   format: { type: 'string' },
   url: { type: 'string' },
   'api-key': { type: 'string' },
@@ -98,16 +101,23 @@ export function parseImportArgs(
 
   let site: string | undefined;
   if (values.site !== undefined) {
-    try {
-      site = parseSite(values.site, '--site');
-    } catch (error) {
-      if (error instanceof HitRejectedError) throw new UsageError(error.message);
-      throw error;
-    }
+    site = usageSite(values.site, '--site');
   } else if (!formats.every((format) => format.provides.has('host'))) {
     throw new UsageError(
       `expected --site, or a --format with $host, $http_host or $server_name to name each line's site; got neither`,
     );
+  }
+
+  const hostSites = new Map<string, string>();
+  for (const mapping of values['map-host'] ?? []) {
+    const [host, mapped, extra] = mapping.split('=');
+    if (host === undefined || host === '' || mapped === undefined || extra !== undefined) {
+      throw new UsageError(
+        `--map-host must be HOST=SITE, e.g. www.example.com=example.com, got ${JSON.stringify(mapping)}`,
+      );
+    }
+    if (site !== undefined) throw new UsageError('--map-host goes with sites named by the log, not with --site');
+    hostSites.set(host.toLowerCase(), usageSite(mapped, '--map-host site'));
   }
 
   const targets = [values['dry-run'] === true, values['mongodb-uri'] !== undefined, values.url !== undefined];
@@ -145,6 +155,7 @@ export function parseImportArgs(
       formats,
       formatName,
       site,
+      hostSites,
       target,
       keepQuery: values['keep-query'] === true,
       filters,
@@ -155,6 +166,15 @@ export function parseImportArgs(
       progress,
     },
   };
+}
+
+function usageSite(text: string, field: string): string {
+  try {
+    return parseSite(text, field);
+  } catch (error) {
+    if (error instanceof HitRejectedError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function integer(text: string | undefined, flag: string, fallback: number, min: number, max: number): number {

@@ -23,12 +23,18 @@ interface GraphqlResponse {
 
 export class GraphqlTarget implements ImportTarget {
   readonly description: string;
+  private readonly shownUrl: string;
 
   constructor(
     private readonly url: string,
     private readonly apiKey: string | undefined,
   ) {
-    this.description = `GraphQL ${url}`;
+    // Credentials in the URL stay out of the summary and messages.
+    const shown = new URL(url);
+    shown.username = '';
+    shown.password = '';
+    this.description = `GraphQL ${shown.href}`;
+    this.shownUrl = shown.href;
   }
 
   async send(batch: HitBatch): Promise<number> {
@@ -57,7 +63,7 @@ export class GraphqlTarget implements ImportTarget {
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new ImportTargetError('retry', `cannot reach ${this.url}: ${cause ?? (error as Error).message}`);
+      throw new ImportTargetError('retry', `cannot reach ${this.shownUrl}: ${cause ?? (error as Error).message}`);
     }
     let parsed: GraphqlResponse | undefined;
     try {
@@ -68,11 +74,11 @@ export class GraphqlTarget implements ImportTarget {
     const error = parsed?.errors?.[0];
     if (error === undefined && parsed?.data?.recordHits) return parsed.data.recordHits.total;
     const code = error?.extensions?.code;
-    const message = `${this.url} answered ${response.status}${code ? ` ${code}` : ''}: ${error?.message ?? 'no GraphQL response'}`;
+    const message = `${this.shownUrl} answered ${response.status}${code ? ` ${code}` : ''}: ${error?.message ?? 'no GraphQL response'}`;
     if (code === 'GRAPHQL_VALIDATION_FAILED' && /idempotencyKey/.test(error?.message ?? '')) {
       throw new ImportTargetError(
         'abort',
-        `${this.url} does not accept idempotency keys (recordHits(idempotencyKey:)), so an import could not be ` +
+        `${this.shownUrl} does not accept idempotency keys (recordHits(idempotencyKey:)), so an import could not be ` +
           `resumed exactly; upgrade that tally server`,
       );
     }

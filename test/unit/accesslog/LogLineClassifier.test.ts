@@ -98,7 +98,7 @@ describe('LogLineClassifier', () => {
   });
 
   it('names the site from the virtual host when no site is given', () => {
-    const c = new LogLineClassifier({
+    const options = {
       formats: [compileLogFormat('$host [$time_local] "$request" $status')],
       site: undefined,
       keepQuery: false,
@@ -106,10 +106,19 @@ describe('LogLineClassifier', () => {
       assetExtensions: new Set(DEFAULT_ASSET_EXTENSIONS),
       now: NOW,
       maxClockSkewMs: 0,
-    });
+    };
+    const c = new LogLineClassifier(options);
     expect(c.classify('Blog.Example.com:443 [22/Nov/2026:10:00:00 +0100] "GET /p HTTP/1.1" 200')).toMatchObject({
       kind: 'hit',
       hit: { site: 'blog.example.com', page: '/p' },
+    });
+    const mapped = new LogLineClassifier({
+      ...options,
+      hostSites: new Map([['www.example.com', 'example.com']]),
+    });
+    expect(mapped.classify('WWW.example.com [22/Nov/2026:10:00:00 +0100] "GET /p HTTP/1.1" 200')).toMatchObject({
+      kind: 'hit',
+      hit: { site: 'example.com' },
     });
     expect(c.classify('- [22/Nov/2026:10:00:00 +0100] "GET /p HTTP/1.1" 200')).toEqual({
       kind: 'invalid',

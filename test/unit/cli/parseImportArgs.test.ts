@@ -50,6 +50,18 @@ describe('parseImportArgs', () => {
     });
   });
 
+  it('maps virtual hosts to sites with --map-host', () => {
+    const parsed = parse([
+      '--format',
+      '$host [$time_local] "$request"',
+      '--map-host',
+      'WWW.example.com=example.com',
+      'f',
+    ]);
+    if (parsed.help) throw new Error('unexpected help');
+    expect([...parsed.options.hostSites]).toEqual([['www.example.com', 'example.com']]);
+  });
+
   it('targets the database with --mongodb-uri and --db, and nothing with --dry-run', () => {
     expect(parse(['--site', 's', '--mongodb-uri', 'mongodb://h:27017', '--db', 'x', 'f'])).toMatchObject({
       options: { target: { kind: 'mongodb', uri: 'mongodb://h:27017', db: 'x' } },
@@ -80,6 +92,15 @@ describe('parseImportArgs', () => {
     [['--site', 's', '--concurrency', 'many', 'f'], '--concurrency must be an integer from 1 to 64, got "many"'],
     [['--site', 's', '--progress', 'fancy', 'f'], '--progress must be auto, bar, plain or none, got "fancy"'],
     [['--site', 's', '--frobnicate', 'f'], "Unknown option '--frobnicate'"],
+    [['--site', 's', '--map-host', 'a=b', 'f'], '--map-host goes with sites named by the log, not with --site'],
+    [
+      ['--format', '$host [$time_local] "$request"', '--map-host', 'www.example.com', 'f'],
+      '--map-host must be HOST=SITE, e.g. www.example.com=example.com, got "www.example.com"',
+    ],
+    [
+      ['--format', '$host [$time_local] "$request"', '--map-host', 'a=b c', 'f'],
+      '--map-host site must not contain whitespace or control characters, got "b c"',
+    ],
   ])('refuses %j: %s', (args, message, tty = false) => {
     expect(() => parse(args as string[], {}, tty as boolean)).toThrow(new UsageError(message as string));
   });
