@@ -196,6 +196,9 @@ function graphqlUrl(text: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--url must be an http(s) URL such as ${DEFAULT_GRAPHQL_URL}, got ${JSON.stringify(text)}`);
   }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError('--url must not contain credentials; pass the API key with --api-key or TALLY_API_KEY');
+  }
   return url.href;
 }
 

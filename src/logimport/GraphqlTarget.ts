@@ -23,18 +23,18 @@ interface GraphqlResponse {
 
 export class GraphqlTarget implements ImportTarget {
   readonly description: string;
-  private readonly shownUrl: string;
+  /** The endpoint without credentials: fetch refuses them in a URL (and would echo them in its error). */
+  private readonly url: string;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly apiKey: string | undefined,
   ) {
-    // Credentials in the URL stay out of the summary and messages.
-    const shown = new URL(url);
-    shown.username = '';
-    shown.password = '';
-    this.description = `GraphQL ${shown.href}`;
-    this.shownUrl = shown.href;
+    const clean = new URL(url);
+    clean.username = '';
+    clean.password = '';
+    this.url = clean.href;
+    this.description = `GraphQL ${this.url}`;
   }
 
   async send(batch: HitBatch): Promise<number> {
@@ -62,8 +62,11 @@ export class GraphqlTarget implements ImportTarget {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new ImportTargetError('retry', `cannot reach ${this.shownUrl}: ${cause ?? (error as Error).message}`);
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new ImportTargetError(
+        'retry',
+        `cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      );
     }
     let parsed: GraphqlResponse | undefined;
     try {
@@ -74,11 +77,11 @@ export class GraphqlTarget implements ImportTarget {
     const error = parsed?.errors?.[0];
     if (error === undefined && parsed?.data?.recordHits) return parsed.data.recordHits.total;
     const code = error?.extensions?.code;
-    const message = `${this.shownUrl} answered ${response.status}${code ? ` ${code}` : ''}: ${error?.message ?? 'no GraphQL response'}`;
+    const message = `${this.url} answered ${response.status}${code ? ` ${code}` : ''}: ${error?.message ?? 'no GraphQL response'}`;
     if (code === 'GRAPHQL_VALIDATION_FAILED' && /idempotencyKey/.test(error?.message ?? '')) {
       throw new ImportTargetError(
         'abort',
-        `${this.shownUrl} does not accept idempotency keys (recordHits(idempotencyKey:)), so an import could not be ` +
+        `${this.url} does not accept idempotency keys (recordHits(idempotencyKey:)), so an import could not be ` +
           `resumed exactly; upgrade that tally server`,
       );
     }

@@ -86,6 +86,10 @@ describe('parseImportArgs', () => {
       ['--site', 's', '--mongodb-uri', 'postgres://u:secret@h', 'f'],
       '--mongodb-uri must start with mongodb:// or mongodb+srv://, got postgres://…',
     ],
+    [
+      ['--site', 's', '--url', 'http://u:secret@x/graphql', 'f'],
+      '--url must not contain credentials; pass the API key with --api-key or TALLY_API_KEY',
+    ],
     [['--site', 's', '--url', 'http://x', '--dry-run', 'f'], 'use one of --url, --mongodb-uri and --dry-run'],
     [['--site', 's', '--db', 'x', 'f'], '--db goes with --mongodb-uri'],
     [['--site', 's', '--batch-lines', '0', 'f'], '--batch-lines must be an integer from 1 to 100000, got "0"'],
