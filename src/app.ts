@@ -1,11 +1,15 @@
 /**
- * Assembles one tally instance from a Config: database (embedded when MONGODB_URI is unset) → store →
- * ingest → GraphQL → HTTP. Returns a handle whose close() shuts everything down in order.
+ * Assembles one tally instance from a Config: embedded database (when MONGODB_URI is unset) → HTTP server (live
+ * at once, not ready) → database, waited for with backoff → store → ingest → services (ready). Returns a handle
+ * whose close() shuts everything down in order. Aborting `signal` during start-up undoes what was started and
+ * rejects with the abort reason.
  */
 import type { Config } from './config/loadConfig';
 import { createContext } from './graphql/Context';
+import type { Context } from './graphql/Context';
 import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
+import { ServiceUnavailableError } from './errors/ServiceUnavailableError';
 import { GroupCommitter } from './ingest/GroupCommitter';
 import { createFlushWriter } from './ingest/createFlushWriter';
 import { KeyedRequests } from './ingest/KeyedRequests';
@@ -17,6 +21,7 @@ import { HOURLY_SCHEDULE, PreallocationPlanner } from './ingest/PreallocationPla
 import { startPreallocationTicker } from './ingest/startPreallocationTicker';
 import type { Logger } from './logging/createLogger';
 import { createMetrics } from './metrics/createMetrics';
+import type { Metrics } from './metrics/createMetrics';
 import { LiveSeriesHub } from './query/LiveSeriesHub';
 import { readVersion } from './readVersion';
 import { createHttpServer } from './server/createHttpServer';
@@ -25,6 +30,7 @@ import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
 import { CounterStore } from './store/CounterStore';
 import { startSecondsSweeper } from './store/secondsRetention';
+import { isUnavailable } from './store/translateDriverError';
 import { HOUR_MS } from './time/buckets';
 import { ImpressionStore } from './store/ImpressionStore';
 import { ImpressionQueries } from './query/ImpressionQueries';
@@ -35,10 +41,11 @@ export interface App {
   readonly url: string;
   readonly services: Services;
   readonly database: Database;
+  /** The embedded server, when tally started one. */
+  readonly embedded: EmbeddedDatabase | undefined;
   close(): Promise<void>;
 }
 
-const MAX_PENDING_DOCUMENTS = 5_000;
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where the server has no TTL indexes, expired second-level documents are deleted this often. */
 const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
@@ -47,7 +54,20 @@ const LEDGER_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
-export async function startApp(config: Config, logger: Logger, clock: () => number = Date.now): Promise<App> {
+interface Running {
+  readonly services: Services;
+  readonly database: Database;
+  /** Writes pending hits now; failures reach their callers, not this promise. */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startApp(
+  config: Config,
+  logger: Logger,
+  clock: () => number = Date.now,
+  signal?: AbortSignal,
+): Promise<App> {
   const metrics = createMetrics();
   let embedded: EmbeddedDatabase | undefined;
   let uri = config.mongodbUri;
@@ -60,21 +80,104 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     });
     uri = embedded.uri;
   }
-  const database = await connectDatabase({
-    uri,
-    dbName: config.mongodbDb,
-    logger,
-    onCommand: (command) => metrics.mongodbCommands.inc({ command }),
-  });
+
+  let running: Running | undefined;
+  const context = async (headers?: Readonly<Record<string, string | string[] | undefined>>): Promise<Context> => {
+    if (!running)
+      throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
+    return createContext(running.services, headers);
+  };
+  let http: Awaited<ReturnType<typeof createHttpServer>> | undefined;
+  try {
+    http = await createHttpServer({
+      schema: buildSchema(),
+      context,
+      metrics,
+      logger,
+      ready: async () => (running ? running.database.ping() : false),
+      introspection: config.introspection,
+      playground: config.playground,
+      includeStacktrace: config.includeStacktrace,
+    });
+    const address = await http.app.listen({ host: config.host, port: config.port });
+    logger.info({ url: `${address}/graphql` }, 'listening; not ready until the database answers');
+    running = await startServices(config, logger, clock, metrics, uri, signal);
+    logger.info({ url: `${address}/graphql` }, 'tally is serving GraphQL');
+
+    const { app, subscriptions } = http;
+    const ready = running;
+    let closing: Promise<void> | undefined;
+    return {
+      url: address,
+      services: ready.services,
+      database: ready.database,
+      embedded,
+      close() {
+        closing ??= (async () => {
+          // WebSockets first: their subscriptions end, then nothing holds the HTTP server open.
+          await subscriptions.close();
+          // Stop accepting; in-flight requests are answered as soon as their hits are written, which starts now
+          // instead of after the group-commit window.
+          const closingHttp = app.close();
+          await ready.flush();
+          await closingHttp;
+          await ready.stop();
+          await embedded?.stop();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await http?.subscriptions.close().catch(() => undefined);
+    await http?.app.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Everything that needs the database: connect (waiting for it), indexes, stores, ingest, services. */
+async function startServices(
+  config: Config,
+  logger: Logger,
+  clock: () => number,
+  metrics: Metrics,
+  uri: string,
+  signal: AbortSignal | undefined,
+): Promise<Running> {
+  for (let attempt = 1; ; attempt++) {
+    const database = await connectDatabase({
+      uri,
+      dbName: config.mongodbDb,
+      logger,
+      timeoutMs: config.databaseTimeoutMs,
+      signal,
+      onCommand: (command) => metrics.mongodbCommands.inc({ command }),
+    });
+    try {
+      return await prepare(config, logger, clock, database);
+    } catch (error) {
+      await database.close().catch(() => undefined);
+      // The server answered the probe and then went away (or froze): wait for it again.
+      if (!isUnavailable(error) || signal?.aborted) throw error;
+      logger.warn({ attempt, err: error }, 'database lost while preparing collections; waiting for it again');
+    }
+  }
+}
+
+async function prepare(config: Config, logger: Logger, clock: () => number, database: Database): Promise<Running> {
   const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
+  const targeting = config.documentTargeting === 'auto' ? undefined : config.documentTargeting;
   const counters = new CounterStore(database, {
     writeConcern: config.ingest.writeConcern,
     secondsRetentionMs,
     logger,
-    targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
+    targeting,
   });
   await counters.ensureIndexes();
   const secondsRetention = config.seconds.enabled ? await counters.ensureSecondsIndexes() : undefined;
+  const impressionStore = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern, targeting });
+  await impressionStore.ensureIndexes();
+
   const sweeper =
     secondsRetention === 'sweep'
       ? startSecondsSweeper({
@@ -84,12 +187,6 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
           intervalMs: SECONDS_SWEEP_INTERVAL_MS,
         })
       : undefined;
-  const impressionStore = new ImpressionStore(database, {
-    writeConcern: config.ingest.writeConcern,
-    targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
-  });
-  await impressionStore.ensureIndexes();
-
   const ledger = new RequestLedger(database.db, {
     windowMs: config.idempotency.windowHours * HOUR_MS,
     writeConcern: config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
@@ -112,7 +209,7 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     {
       intervalMs: config.ingest.flushIntervalMs,
       concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-      maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+      maxPendingDocuments: config.ingest.maxFlushDocuments,
       newBatch,
     },
   );
@@ -166,40 +263,19 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     }),
     impressionQueries: new ImpressionQueries(impressionStore, config.impressions),
   };
-
-  const { app, subscriptions } = await createHttpServer({
-    schema: buildSchema(),
-    context: async (headers) => createContext(services, headers),
-    metrics,
-    logger,
-    ready: () => database.ping(),
-    introspection: config.introspection,
-    playground: config.playground,
-    includeStacktrace: config.includeStacktrace,
-  });
-  const address = await app.listen({ host: config.host, port: config.port });
-  logger.info({ url: `${address}/graphql` }, 'tally is serving GraphQL');
-
-  let closing: Promise<void> | undefined;
   return {
-    url: address,
     services,
     database,
-    close() {
-      closing ??= (async () => {
-        // WebSockets first: their subscriptions end, then nothing holds the HTTP server open.
-        await subscriptions.close();
-        live.close();
-        await app.close();
-        ticker?.stop();
-        secondsTicker?.stop();
-        sweeper?.stop();
-        ledgerSweeper?.stop();
-        await committer.drain();
-        await database.close();
-        await embedded?.stop();
-      })();
-      return closing;
+    flush: () => committer.drain().catch(() => undefined),
+    async stop() {
+      live.close();
+      ticker?.stop();
+      secondsTicker?.stop();
+      sweeper?.stop();
+      ledgerSweeper?.stop();
+      // Pending hits are written before the database closes; a write that fails here was never acknowledged.
+      await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));
+      await database.close();
     },
   };
 }

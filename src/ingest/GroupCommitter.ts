@@ -1,11 +1,16 @@
 /**
  * Group commit for counter writes: hits arriving within `intervalMs` are summed per document and written
- * together; each caller is answered when the flush that holds its hits is acknowledged. At most
- * `concurrency` flushes are in flight; hits arriving meanwhile wait and go out in the next one.
+ * together; each caller is answered when every flush that holds its hits is acknowledged. At most `concurrency`
+ * flushes are in flight; hits arriving meanwhile wait and go out in the next one.
+ *
+ * A flush touches at most about `maxPendingDocuments` documents: a huge submission is sealed into several
+ * bounded flushes, and hits that arrive while those queue ride along with the next one instead of waiting behind
+ * all of them, so one 10,000-page batch never holds a single hit back for longer than about two flushes.
  *
  * Each flush is one attempt `(lane, seq)` of a writer lane (WriterLanes). Requests with an idempotency key travel
- * next to the batch, not in it: the writer first claims their keys in the ledger and adds only the claimed ones
- * (see createFlushWriter), so a duplicate never enters a flush.
+ * next to the batch, not in it, and always whole in one flush: the writer first claims their keys in the ledger and
+ * adds only the claimed ones (see createFlushWriter), so a duplicate never enters a flush, and the ledger can name
+ * the one attempt that carried each request.
  */
 import { CounterBatch } from '../store/CounterBatch';
 import type { LaneSeq } from '../store/FlushMark';
@@ -41,66 +46,100 @@ interface Waiter {
   readonly keyed?: KeyedSubmission | undefined;
 }
 
+interface Part {
+  batch: CounterBatch;
+  readonly waiters: Waiter[];
+  readonly keyed: KeyedSubmission[];
+  /** Documents the keyed submissions may touch (three per hit at most): they count toward the flush's size. */
+  keyedDocuments: number;
+}
+
 export interface GroupCommitterOptions {
   readonly intervalMs: number;
   readonly concurrency: number;
-  /** A pending batch touching this many documents is flushed without waiting for the interval. */
+  /** A flush is sealed once it touches this many documents, and written without waiting for the interval. */
   readonly maxPendingDocuments: number;
   /** Opens an empty batch (it may need the clock, e.g. for the second-level retention window). */
   readonly newBatch?: (() => CounterBatch) | undefined;
 }
 
 export class GroupCommitter {
-  private pending: CounterBatch;
-  private keyed: KeyedSubmission[] = [];
-  private keyedHits = 0;
-  private waiters: Waiter[] = [];
-  /** The writer lanes: one per flush that may be in flight. */
-  readonly lanes: WriterLanes;
+  private open: Part;
+  /** Full flushes of large submissions, oldest first. */
+  private readonly sealed: Part[] = [];
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
   private readonly idle: Array<() => void> = [];
+  /** The writer lanes: one per flush that may be in flight. */
+  readonly lanes: WriterLanes;
 
   constructor(
     private readonly write: FlushWrite,
     private readonly options: GroupCommitterOptions,
   ) {
-    this.pending = this.newBatch();
+    this.open = this.newPart();
     this.lanes = new WriterLanes(options.concurrency);
   }
 
   /**
-   * Resolves once a write holding every one of `hits` is acknowledged. `urgent` skips the wait. With `claim` (a
-   * keyed request) it may instead resolve `claimed`: the key was taken before this flush could claim it.
+   * Resolves once writes holding every one of `hits` are acknowledged. `urgent` skips the wait. With `claim` (a
+   * keyed request) the hits go out in one flush, and it may instead resolve `claimed`: the key was taken before
+   * this flush could claim it, and nothing of this call was written.
    */
   submit(hits: readonly Hit[], urgent = false, claim?: LedgerClaim): Promise<SubmitOutcome> {
     if (hits.length === 0) return Promise.resolve('written');
-    let keyed: KeyedSubmission | undefined;
-    if (claim) {
-      keyed = { claim, hits };
-      this.keyed.push(keyed);
-      this.keyedHits += hits.length;
-    } else {
+    if (claim) return this.submitKeyed({ claim, hits }, urgent);
+    const parts: Array<Promise<SubmitOutcome>> = [];
+    let holdsHits = false;
+    for (const hit of hits) {
       // A batch is opened by its first hit, so its notion of "now" is at most one flush interval old.
-      if (this.pending.hits === 0) this.pending = this.newBatch();
-      for (const hit of hits) this.pending.add(hit);
+      if (this.open.batch.hits === 0) this.open.batch = this.newBatch();
+      this.open.batch.add(hit);
+      holdsHits = true;
+      if (this.size(this.open) >= this.options.maxPendingDocuments) {
+        parts.push(this.waitFor(this.open));
+        this.sealed.push(this.open);
+        this.open = this.newPart();
+        holdsHits = false;
+      }
     }
-    const done = new Promise<SubmitOutcome>((resolve, reject) => this.waiters.push({ resolve, reject, keyed }));
-    if (
-      urgent ||
-      this.options.intervalMs === 0 ||
-      this.pending.documents + this.keyedHits >= this.options.maxPendingDocuments
-    ) {
+    if (holdsHits) parts.push(this.waitFor(this.open));
+    this.schedule(urgent);
+    return parts.length === 1 ? (parts[0] as Promise<SubmitOutcome>) : Promise.all(parts).then(() => 'written');
+  }
+
+  private submitKeyed(submission: KeyedSubmission, urgent: boolean): Promise<SubmitOutcome> {
+    const documents = submission.hits.length * 3;
+    if (this.open.waiters.length > 0 && this.size(this.open) + documents > this.options.maxPendingDocuments) {
+      this.sealed.push(this.open);
+      this.open = this.newPart();
+    }
+    this.open.keyed.push(submission);
+    this.open.keyedDocuments += documents;
+    const done = this.waitFor(this.open, submission);
+    if (this.size(this.open) >= this.options.maxPendingDocuments) {
+      this.sealed.push(this.open);
+      this.open = this.newPart();
+    }
+    this.schedule(urgent);
+    return done;
+  }
+
+  private schedule(urgent: boolean): void {
+    if (urgent || this.options.intervalMs === 0 || this.sealed.length > 0) {
       this.startFlush();
     } else {
       this.timer ??= setTimeout(() => this.startFlush(), this.options.intervalMs);
     }
-    return done;
+  }
+
+  private size(part: Part): number {
+    return part.batch.documents + part.keyedDocuments;
   }
 
   /** Writes everything pending and waits for every flush in flight (used at shutdown). */
   async drain(): Promise<void> {
-    while (this.inFlight > 0 || this.waiters.length > 0) {
+    while (this.inFlight > 0 || this.sealed.length > 0 || this.open.waiters.length > 0) {
       this.startFlush();
       await new Promise<void>((resolve) => this.idle.push(resolve));
     }
@@ -110,37 +149,63 @@ export class GroupCommitter {
     return this.options.newBatch ? this.options.newBatch() : new CounterBatch();
   }
 
+  private newPart(): Part {
+    return { batch: this.newBatch(), waiters: [], keyed: [], keyedDocuments: 0 };
+  }
+
+  private waitFor(part: Part, keyed?: KeyedSubmission): Promise<SubmitOutcome> {
+    return new Promise<SubmitOutcome>((resolve, reject) => part.waiters.push({ resolve, reject, keyed }));
+  }
+
+  /** The oldest sealed flush, with the small open batch riding along; else the open batch. */
+  private next(): Part | undefined {
+    const sealed = this.sealed.shift();
+    if (sealed) {
+      const open = this.open;
+      if (open.waiters.length > 0 && this.size(open) <= this.options.maxPendingDocuments) {
+        sealed.batch.absorb(open.batch);
+        sealed.waiters.push(...open.waiters);
+        sealed.keyed.push(...open.keyed);
+        sealed.keyedDocuments += open.keyedDocuments;
+        this.open = this.newPart();
+      }
+      return sealed;
+    }
+    if (this.open.waiters.length === 0) return undefined;
+    const open = this.open;
+    this.open = this.newPart();
+    return open;
+  }
+
   private startFlush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.waiters.length === 0 || this.inFlight >= this.options.concurrency) return;
-    const batch = this.pending.hits === 0 ? this.newBatch() : this.pending;
-    const waiters = this.waiters;
-    const keyed = this.keyed;
-    this.pending = this.newBatch();
-    this.waiters = [];
-    this.keyed = [];
-    this.keyedHits = 0;
-    this.inFlight += 1;
-    const attempt = this.lanes.acquire();
-    this.write(batch, { keyed, attempt })
-      .then(
-        (claimed) => {
-          this.lanes.succeeded(attempt);
-          for (const w of waiters) w.resolve(w.keyed && claimed?.has(w.keyed) ? 'claimed' : 'written');
-        },
-        (error: unknown) => {
-          this.lanes.failedWith(attempt, isDefiniteWriteFailure(error));
-          waiters.forEach((w) => w.reject(error));
-        },
-      )
-      .finally(() => {
-        this.inFlight -= 1;
-        // Whatever queued up behind a busy writer goes out at once: that is the batching.
-        if (this.waiters.length > 0) this.startFlush();
-        if (this.inFlight === 0) this.idle.splice(0).forEach((resolve) => resolve());
-      });
+    while (this.inFlight < this.options.concurrency) {
+      const part = this.next();
+      if (!part) return;
+      this.inFlight += 1;
+      // A keyed-only flush opens its batch now: its notion of "now" must not be older than the flush.
+      const batch = part.batch.hits === 0 ? this.newBatch() : part.batch;
+      const attempt = this.lanes.acquire();
+      this.write(batch, { keyed: part.keyed, attempt })
+        .then(
+          (claimed) => {
+            this.lanes.succeeded(attempt);
+            for (const w of part.waiters) w.resolve(w.keyed && claimed?.has(w.keyed) ? 'claimed' : 'written');
+          },
+          (error: unknown) => {
+            this.lanes.failedWith(attempt, isDefiniteWriteFailure(error));
+            part.waiters.forEach((w) => w.reject(error));
+          },
+        )
+        .finally(() => {
+          this.inFlight -= 1;
+          // Whatever queued up behind a busy writer goes out at once: that is the batching.
+          if (this.sealed.length > 0 || this.open.waiters.length > 0) this.startFlush();
+          if (this.inFlight === 0) this.idle.splice(0).forEach((resolve) => resolve());
+        });
+    }
   }
 }

@@ -48,7 +48,7 @@ interface Running {
   readonly promise: Promise<unknown>;
 }
 
-const DEFAULT_POLL_MS = 100;
+const DEFAULT_POLL_MS = 200;
 
 export class KeyedRequests {
   private readonly running = new Map<string, Running>();

@@ -47,6 +47,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     bodyLimit: 16 * 1024 * 1024,
   });
 
+  // Once closing, answer in-flight requests with `Connection: close`: a keep-alive socket that turns idle after
+  // close() began would otherwise hold the server open until its keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   // One log line per request, with what an operator needs to find it.
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -66,6 +76,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     introspection: options.introspection,
     includeStacktraceInErrorResponses: options.includeStacktrace,
     formatError,
+    // main.ts owns SIGTERM/SIGINT: Apollo's handlers would stop the server and re-send the signal before our
+    // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.
+    stopOnTerminationSignals: false,
     plugins: [
       fastifyApolloDrainPlugin(app),
       metricsPlugin<Context>(metrics),

@@ -3,12 +3,12 @@
  * costs one unordered bulkWrite per collection whatever its size (the driver splits only past
  * maxWriteBatchSize, 100,000 operations, which IMPRESSIONS_MAX_BATCH stays below).
  */
-import { ensureIndexes } from './ensureIndexes';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { bulkUpsert } from './bulkUpsert';
 import type { BulkUpsertOptions } from './bulkUpsert';
 import type { Database } from './connectDatabase';
 import type { Targeting } from './counterUpsert';
+import { ensureIndexes } from './ensureIndexes';
 import type { ImpressionBatch } from './ImpressionBatch';
 import { findTopItems, impressionItemIndexes, impressionItemsCollection } from './impressionItems';
 import type { ImpressionItemDocument, ItemCount } from './impressionItems';
@@ -50,7 +50,6 @@ export class ImpressionStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    // One index per command: FerretDB 1.24 drops the connection when one createIndexes re-creates several (restarts).
     await ensureIndexes(this.pairs, impressionPairIndexes);
     await ensureIndexes(this.items, impressionItemIndexes);
   }

@@ -10,8 +10,8 @@
  */
 import { MongoClient } from 'mongodb';
 import type { HitInputFields } from '../../src/ingest/Hit';
-import { ensureBuilt, postGraphql, startBuiltServer } from '../support/builtServer';
-import type { BuiltServer } from '../support/builtServer';
+import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
+import type { ServerProcess } from '../support/serverProcess';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';
 import { collectionTotals, expectedCounters, storedCounters } from '../support/storedCounters';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
@@ -21,27 +21,43 @@ const RECORD_HITS = `mutation Record($hits: [HitInput!]!, $key: String) {
 }`;
 
 let client: MongoClient;
-const servers: BuiltServer[] = [];
+const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  ensureBuilt();
+  assertBuilt();
   client = await MongoClient.connect(testMongoUri(), { maxPoolSize: 1 });
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.kill('SIGTERM')));
+  await Promise.all(servers.filter((s) => s.child.exitCode === null).map((s) => stopWith(s, 'SIGTERM')));
   await client.close();
 });
 
-async function start(dbName: string): Promise<BuiltServer> {
-  const server = await startBuiltServer({
+async function start(dbName: string): Promise<ServerProcess> {
+  const server = startServer({
     MONGODB_URI: testMongoUri(),
     MONGODB_DB: dbName,
+    NODE_ENV: 'production',
     IDEMPOTENCY_LEASE_MS: '1000',
     IDEMPOTENCY_WAIT_MS: '20000',
   });
   servers.push(server);
+  await waitUntilServing(server);
   return server;
+}
+
+/** POSTs recordHits with extra headers (the Idempotency-Key header), as a client would. */
+async function postWithHeaders(
+  server: ServerProcess,
+  variables: Record<string, unknown>,
+  headers: Record<string, string>,
+) {
+  const response = await fetch(`${server.url as string}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query: RECORD_HITS, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
 }
 
 function hitsFor(site: string, pages: number, perPage: number): HitInputFields[] {
@@ -66,7 +82,7 @@ it('completes a retry exactly after the server is killed in the middle of a keye
   const inputs = hitsFor(site, 100, 2);
   const total = inputs.reduce((sum, h) => sum + (h.count ?? 1), 0);
   const first = await start(dbName);
-  const request = postGraphql(first.url, RECORD_HITS, { hits: toVariables(inputs), key: 'batch-1' });
+  const request = first.graphql(RECORD_HITS, { hits: toVariables(inputs), key: 'batch-1' });
   let settled: unknown;
   request.then(
     (r) => (settled = r),
@@ -77,7 +93,7 @@ it('completes a retry exactly after the server is killed in the middle of a keye
     if (settled) throw new Error(`the request finished before any document was seen: ${JSON.stringify(settled)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  await first.kill('SIGKILL');
+  await stopWith(first, 'SIGKILL');
   await expect(request).rejects.toThrow();
   const partial = collectionTotals(await storedCounters(db, site));
   // The fault this test is about: the collections disagree, and nobody was told the hits were counted.
@@ -85,15 +101,15 @@ it('completes a retry exactly after the server is killed in the middle of a keye
 
   const second = await start(dbName);
   // The client's retry: it waits out the dead attempt's lease, then writes only what is missing.
-  const retried = await postGraphql(second.url, RECORD_HITS, {
+  const retried = await second.graphql(RECORD_HITS, {
     hits: toVariables(inputs),
     key: 'batch-1',
   });
-  expect(retried).toEqual({ data: { recordHits: { accepted: inputs.length, total } } });
+  expect(retried.body).toEqual({ data: { recordHits: { accepted: inputs.length, total } } });
   const stored = await storedCounters(db, site);
   expect(collectionTotals(stored)).toEqual({ daily: total, monthly: total, seconds: total });
   expect(stored).toEqual(expectedCounters(asHits(inputs)));
-  await second.kill('SIGTERM');
+  await stopWith(second, 'SIGTERM');
   await db.dropDatabase();
 });
 
@@ -101,23 +117,26 @@ it('counts the same keyed batches sent to two server processes at once exactly o
   const dbName = testDatabaseName('twoProcesses');
   const db = client.db(dbName);
   const site = 'two.example';
-  const [one, two] = [await start(dbName), await start(dbName)];
+  const one = await start(dbName);
+  const two = await start(dbName);
   const batches = Array.from({ length: 6 }, (_, i) => hitsFor(site, 5, 1 + i));
   for (const [i, inputs] of batches.entries()) {
     const variables = { hits: toVariables(inputs), key: `two-${i}` };
     const answers = await Promise.all([
-      postGraphql((one as BuiltServer).url, RECORD_HITS, variables),
+      one.graphql(RECORD_HITS, variables),
       // The header is the alternative to the argument.
-      postGraphql((two as BuiltServer).url, RECORD_HITS, { hits: variables.hits }, { 'Idempotency-Key': `two-${i}` }),
+      postWithHeaders(two, { hits: variables.hits }, { 'Idempotency-Key': `two-${i}` }),
     ]);
     const total = inputs.reduce((sum, h) => sum + (h.count ?? 1), 0);
-    for (const answer of answers) expect(answer).toEqual({ data: { recordHits: { accepted: inputs.length, total } } });
+    for (const answer of answers) {
+      expect(answer).toEqual({ status: 200, body: { data: { recordHits: { accepted: inputs.length, total } } } });
+    }
   }
   const all = batches.flat();
   const total = all.reduce((sum, h) => sum + (h.count ?? 1), 0);
   const stored = await storedCounters(db, site);
   expect(collectionTotals(stored)).toEqual({ daily: total, monthly: total, seconds: total });
   expect(stored).toEqual(expectedCounters(asHits(all)));
-  await Promise.all([(one as BuiltServer).kill('SIGTERM'), (two as BuiltServer).kill('SIGTERM')]);
+  await Promise.all([stopWith(one, 'SIGTERM'), stopWith(two, 'SIGTERM')]);
   await db.dropDatabase();
 });
