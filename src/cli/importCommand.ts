@@ -173,7 +173,7 @@ async function openTarget(options: ImportOptions, io: CommandIo): Promise<Import
   }
   // The driver and store log through pino; on the CLI only warnings matter, and they go to stderr.
   const logger = pino({ level: 'warn', base: { service: 'tally-import' } }, pino.destination({ fd: 2, sync: true }));
-  return DirectTarget.open(config, target.uri, logger, io.clock);
+  return DirectTarget.open(config, target.uri, logger, { clock: io.clock, signal: io.signal });
 }
 
 async function checkReadable(files: readonly string[]): Promise<void> {

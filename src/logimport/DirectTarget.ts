@@ -20,7 +20,7 @@ import type { HitBatch } from './HitBatch';
 import { ImportTargetError } from './ImportTarget';
 import type { ImportTarget } from './ImportTarget';
 
-const MAX_PENDING_DOCUMENTS = 5_000;
+const CONNECT_DEADLINE_MS = 30_000;
 
 export class DirectTarget implements ImportTarget {
   readonly description: string;
@@ -38,9 +38,26 @@ export class DirectTarget implements ImportTarget {
     config: Config,
     uri: string,
     logger: Logger,
-    clock: () => number = Date.now,
+    options: { clock?: (() => number) | undefined; signal?: AbortSignal | undefined } = {},
   ): Promise<DirectTarget> {
-    const database = await connectDatabase({ uri, dbName: config.mongodbDb, logger, appName: 'tally-import' });
+    const clock = options.clock ?? Date.now;
+    // A server keeps waiting for its database; an import gives up after a while (or at Ctrl-C) and says so.
+    const deadline = AbortSignal.timeout(CONNECT_DEADLINE_MS);
+    let database: Database;
+    try {
+      database = await connectDatabase({
+        uri,
+        dbName: config.mongodbDb,
+        logger,
+        appName: 'tally-import',
+        timeoutMs: config.databaseTimeoutMs,
+        signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
+      });
+    } catch (error) {
+      if (deadline.aborted) throw new Error(`the database did not answer within ${CONNECT_DEADLINE_MS / 1000} s`);
+      if (options.signal?.aborted === true) throw new Error('interrupted while connecting to the database');
+      throw error;
+    }
     try {
       const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
       const counters = new CounterStore(database, {
@@ -66,7 +83,7 @@ export class DirectTarget implements ImportTarget {
         {
           intervalMs: 0,
           concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-          maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+          maxPendingDocuments: config.ingest.maxFlushDocuments,
           newBatch,
         },
       );

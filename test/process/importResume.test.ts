@@ -11,12 +11,12 @@ import { gzipSync } from 'node:zlib';
 import { formatLogEntry, generateLogEntries } from '../../bench/accessLogs';
 import { readMetric, startCliChild } from '../support/builtCli';
 import type { CliChild } from '../support/builtCli';
-import { ensureBuilt, startBuiltServer } from '../support/builtServer';
-import type { BuiltServer } from '../support/builtServer';
+import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
+import type { ServerProcess } from '../support/serverProcess';
 import { compareSeries, expectedHits } from '../support/importTruth';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';
 
-let server: BuiltServer;
+let server: ServerProcess;
 let graphqlUrl: string;
 let metricsUrl: string;
 let dir: string;
@@ -24,13 +24,13 @@ const LINES = 6_000;
 const BATCH_LINES = 50;
 
 beforeAll(async () => {
-  ensureBuilt();
+  assertBuilt();
   dir = await mkdtemp(path.join(tmpdir(), 'tally-resume-'));
-  server = await startBuiltServer({ MONGODB_URI: testMongoUri(), MONGODB_DB: testDatabaseName('resume') });
-  // The server logs its GraphQL endpoint; /metrics sits beside it.
-  graphqlUrl = server.url;
-  metricsUrl = server.url.replace(/\/graphql$/, '/metrics');
-}, 240_000);
+  server = startServer({ NODE_ENV: 'production', MONGODB_URI: testMongoUri(), MONGODB_DB: testDatabaseName('resume') });
+  const base = await waitUntilServing(server);
+  graphqlUrl = `${base}/graphql`;
+  metricsUrl = `${base}/metrics`;
+}, 120_000);
 
 /** Every CLI started, so a failing test leaves none running. */
 const started: CliChild[] = [];
@@ -45,7 +45,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await server?.kill('SIGTERM');
+  if (server) await stopWith(server, 'SIGTERM');
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The built `tally` command (`node dist/src/cli/main.js`, what the `bin` entry runs) as a child process, for
- * tests that kill or interrupt it; build first with ensureBuilt() from builtServer.ts.
+ * tests that kill or interrupt it (`npm test` builds first; check with assertBuilt() from serverProcess.ts).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';

@@ -31,6 +31,8 @@ interface Started {
 export async function startFerretdb(options: {
   dataDir: string | undefined;
   logger: Logger;
+  /** A fixed port (tests); default: a free one. */
+  port?: number;
 }): Promise<EmbeddedDatabase> {
   const { logger } = options;
   const binary = await ferretdbBinary();
@@ -40,7 +42,7 @@ export async function startFerretdb(options: {
     : path.resolve(options.dataDir as string, 'ferretdb');
   fs.mkdirSync(dir, { recursive: true });
 
-  let current = await launch(binary, dir, 0, logger);
+  let current = await launch(binary, dir, options.port ?? 0, logger);
   let stopping: Promise<void> | undefined;
   let restarts = 0;
   let delay = RESTART_FIRST_DELAY_MS;
