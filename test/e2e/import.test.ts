@@ -246,6 +246,22 @@ describe('tally import with malformed lines', () => {
     expect(run.stdout).toContain('No line matched the log format: check --format');
   });
 
+  it('reports a truncated .gz as unreadable (exit 1) and still reads the other files', async () => {
+    const text = `${entries(6, ['t.test'], 3_000)
+      .map((e) => formatLogEntry(e, 'combined'))
+      .join('\n')}\n`;
+    const gz = gzipSync(text);
+    const truncated = path.join(dir, 'truncated.log.gz');
+    const whole = path.join(dir, 'whole.log');
+    await writeFile(truncated, gz.subarray(0, Math.floor(gz.length / 2)));
+    await writeFile(whole, text);
+    const run = await runImport(['--dry-run', '--site', 't.test', '--progress', 'none', '--json', truncated, whole]);
+    expect(run.code).toBe(1);
+    expect(run.summary?.readErrors).toEqual([{ input: truncated, message: 'unexpected end of file' }]);
+    expect(run.summary?.linesRead).toBeGreaterThan(3_000);
+    expect(run.summary?.linesRead).toBeLessThan(6_000);
+  });
+
   it('exits 2 with a usage message for a missing file, and reads nothing', async () => {
     const run = await runImport(['--site', 's', path.join(dir, 'nope.log')]);
     expect(run.code).toBe(2);
