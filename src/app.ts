@@ -2,6 +2,7 @@
  * Assembles one tally instance from a Config: database (embedded when MONGODB_URI is unset) → store →
  * ingest → GraphQL → HTTP. Returns a handle whose close() shuts everything down in order.
  */
+import path from 'node:path';
 import type { Config } from './config/loadConfig';
 import { createContext } from './graphql/Context';
 import { buildSchema } from './graphql/buildSchema';
@@ -17,6 +18,8 @@ import { createMetrics } from './metrics/createMetrics';
 import { LiveSeriesHub } from './query/LiveSeriesHub';
 import { readVersion } from './readVersion';
 import { createHttpServer } from './server/createHttpServer';
+import { MISSING_ASSETS_MESSAGE, WebAssets } from './server/WebAssets';
+import { projectRoot } from './projectRoot';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
@@ -135,6 +138,8 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     impressionQueries: new ImpressionQueries(impressionStore, config.impressions),
   };
 
+  const webAssets = WebAssets.load(config.webDir ?? path.join(projectRoot(), 'dist', 'web'));
+  if (webAssets.names().length === 0) logger.warn({ dir: webAssets.dir }, MISSING_ASSETS_MESSAGE);
   const { app, subscriptions } = await createHttpServer({
     schema: buildSchema(),
     context: async () => createContext(services),
@@ -144,9 +149,13 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     introspection: config.introspection,
     playground: config.playground,
     includeStacktrace: config.includeStacktrace,
+    webAssets,
   });
   const address = await app.listen({ host: config.host, port: config.port });
-  logger.info({ url: `${address}/graphql` }, 'tally is serving GraphQL');
+  logger.info(
+    { url: `${address}/graphql`, dashboard: `${address}/dashboard`, beacon: `${address}/tally.js` },
+    'tally is serving GraphQL',
+  );
 
   let closing: Promise<void> | undefined;
   return {

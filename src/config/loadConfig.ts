@@ -26,6 +26,8 @@ export interface Config {
   readonly playground: boolean;
   readonly includeStacktrace: boolean;
   readonly shutdownTimeoutMs: number;
+  /** Where `npm run build` put the browser assets; undefined means dist/web under the project root. */
+  readonly webDir: string | undefined;
   readonly ingest: IngestConfig;
   readonly query: QueryConfig;
   readonly seconds: SecondsConfig;
@@ -96,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     playground: boolean(env, 'GRAPHQL_PLAYGROUND', dev),
     includeStacktrace: boolean(env, 'GRAPHQL_STACKTRACE', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 600_000),
+    webDir: env.TALLY_WEB_DIR === '' ? undefined : env.TALLY_WEB_DIR,
     ingest: {
       maxBatchSize: integer(env, 'INGEST_MAX_BATCH', 10_000, 1, 1_000_000),
       maxCount: integer(env, 'INGEST_MAX_COUNT', 1_000_000, 1, Number.MAX_SAFE_INTEGER),

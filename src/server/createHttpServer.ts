@@ -1,11 +1,11 @@
 /**
  * The HTTP surface: POST/GET /graphql (Apollo Server on Fastify, chosen by measurement: see README),
  * /healthz (process up), /readyz (database answers a ping) and /metrics (Prometheus text); GraphQL
- * subscriptions over WebSocket on the same port and path (attachSubscriptions).
+ * subscriptions over WebSocket on the same port and path (attachSubscriptions); the browser pages
+ * (playground at GET /graphql, /dashboard, /tally.js: registerWebRoutes).
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -17,6 +17,9 @@ import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
 import { attachSubscriptions } from './attachSubscriptions';
 import type { Subscriptions } from './attachSubscriptions';
+import { playgroundLandingPage } from './playgroundLandingPage';
+import { registerWebRoutes } from './registerWebRoutes';
+import type { WebAssets } from './WebAssets';
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
@@ -25,8 +28,11 @@ export interface HttpServerOptions {
   readonly logger: Logger;
   readonly ready: () => Promise<boolean>;
   readonly introspection: boolean;
+  /** Serve the GraphiQL playground at GET /graphql for browsers. */
   readonly playground: boolean;
   readonly includeStacktrace: boolean;
+  /** Built browser assets (dist/web): playground, dashboard, beacon. */
+  readonly webAssets: WebAssets;
 }
 
 export interface HttpServer {
@@ -68,9 +74,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     plugins: [
       fastifyApolloDrainPlugin(app),
       metricsPlugin<Context>(metrics),
-      options.playground
-        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
-        : ApolloServerPluginLandingPageDisabled(),
+      options.playground ? playgroundLandingPage<Context>(options.webAssets) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await apollo.start();
@@ -80,6 +84,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     method: ['GET', 'POST', 'OPTIONS'],
   });
 
+  registerWebRoutes(app, { assets: options.webAssets, playground: options.playground });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const ok = await options.ready();
