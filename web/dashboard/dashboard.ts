@@ -124,6 +124,7 @@ function draw(view: View, starts: number[], end: number, counts: number[][]): Ch
           stroke: COLORS[i],
           width: 2,
           fill: view.pages.length === 1 ? `${COLORS[i]}22` : undefined,
+          points: { show: starts.length <= 40 },
           paths: granularity === 'SECOND' || granularity === 'MINUTE' ? undefined : uPlot.paths.stepped?.({ align: 1 }),
         })),
       ],

@@ -1,0 +1,214 @@
+/**
+ * The three browser pages in Debian's Chromium, against a whole tally instance: the playground runs the
+ * README's Dashboard query and a subscription; a page on another origin includes /tally.js and navigates
+ * like a single-page app, and pageStats counts its views; the dashboard charts the right totals and
+ * updates live. No request may leave 127.0.0.1. Screenshots go to test-artifacts/browser/.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { buildTestWeb } from '../support/buildTestWeb';
+import { launchChromium } from '../support/chromium';
+import type { RecordingBrowser } from '../support/chromium';
+import { startTestApp } from '../support/startTestApp';
+import type { TestApp } from '../support/startTestApp';
+
+const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'browser');
+const SITE_KEY = 'pk_browser_test_0123456789';
+const WAIT = { timeout: 45_000 };
+
+let app: TestApp;
+let chromium: RecordingBrowser;
+let otherOrigin: http.Server;
+let otherUrl: string;
+
+/** A page on another origin that includes the beacon like a site owner would, with SPA-style links. */
+function sitePage(tallyUrl: string, extraAttributes: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A site using tally</title>
+<script defer src="${tallyUrl}/tally.js" data-site="beacon.test" data-key="${SITE_KEY}" ${extraAttributes}></script>
+</head><body style="font: 16px system-ui; padding: 24px">
+<h1>A site using tally</h1><p id="where"></p>
+<button id="intro" onclick="history.pushState({}, '', '/docs/intro?ref=news'); show()">Docs</button>
+<button id="pricing" onclick="history.pushState({}, '', '/pricing'); show()">Pricing</button>
+<button id="same" onclick="history.replaceState({}, '', location.href); show()">Same page</button>
+<script>function show() { document.getElementById('where').textContent = 'Now on ' + location.pathname + location.search; } show(); addEventListener('popstate', show);</script>
+</body></html>`;
+}
+
+async function startOtherOrigin(): Promise<void> {
+  otherOrigin = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(sitePage(app.url, url.searchParams.has('dnt') ? 'data-respect-dnt' : ''));
+  });
+  await new Promise<void>((resolve) => otherOrigin.listen(0, '127.0.0.1', resolve));
+  otherUrl = `http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}`;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+interface CodeMirrorHost {
+  CodeMirror: { getValue(): string; setValue(value: string): void };
+}
+
+/** Sets a GraphiQL (CodeMirror 5) editor's text; typing would fight its bracket auto-closing. */
+async function setEditor(page: Page, selector: string, text: string): Promise<void> {
+  await page
+    .locator(selector)
+    .first()
+    .evaluate((element, value) => (element as unknown as CodeMirrorHost).CodeMirror.setValue(value), text);
+}
+
+async function responseText(page: Page): Promise<string> {
+  return page
+    .locator('.result-window .CodeMirror')
+    .evaluate((element) => (element as unknown as CodeMirrorHost).CodeMirror.getValue());
+}
+
+async function pageTotal(site: string, page: string): Promise<number> {
+  const to = new Date(Date.now() + 60_000).toISOString();
+  const from = new Date(Date.now() - 3_600_000).toISOString();
+  const { body } = await app.graphql<{ pageStats: { total: number } | null }>(
+    'query Total($site: String!, $page: String!, $from: DateTime!, $to: DateTime!) { pageStats(site: $site, page: $page, range: { from: $from, to: $to }, granularity: MINUTE) { total } }',
+    { site, page, from, to },
+  );
+  return body.data?.pageStats?.total ?? -1;
+}
+
+/** Polls until `read` returns `expected` (the beacon is fire-and-forget), then returns the last value. */
+async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
+}
+
+beforeAll(async () => {
+  const webDir = await buildTestWeb();
+  app = await startTestApp('browser', { TALLY_WEB_DIR: webDir, GRAPHQL_PLAYGROUND: 'true' });
+  await startOtherOrigin();
+  chromium = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await new Promise((resolve) => otherOrigin?.close(resolve));
+  await app?.stop();
+});
+
+afterEach(() => {
+  expect(chromium.outside).toEqual([]);
+});
+
+describe('the playground', () => {
+  it('runs the prefilled Dashboard query over HTTP with GraphiQL served by tally itself', async () => {
+    await app.graphql('mutation { recordHits(hits: [{ site: "example.com", page: "/pricing", count: 3 }]) { total } }');
+    const page = await chromium.context.newPage();
+    const response = await page.goto(`${app.url}/graphql`);
+    expect(response?.headers()['content-type']).toContain('text/html');
+    await page.locator('.graphiql-execute-button').click();
+    await page.locator('.result-window', { hasText: 'lastHour' }).waitFor(WAIT);
+    const result = JSON.parse(await responseText(page)) as {
+      data: { lastHour: { total: number; values: number[] }; serverInfo: { version: string } };
+    };
+    expect(result.data.lastHour.total).toBe(3);
+    expect(result.data.lastHour.values.length).toBeGreaterThanOrEqual(60);
+    expect(result.data.serverInfo.version).toMatch(/^\d+\.\d+\.\d+/);
+    // The documentation explorer lists the schema's root types from introspection.
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    await page.getByText('Query', { exact: true }).first().waitFor(WAIT);
+    await screenshot(page, 'playground');
+    await page.close();
+  });
+
+  it('runs a subscription over graphql-ws on the same port', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${app.url}/graphql`);
+    await setEditor(
+      page,
+      '.graphiql-query-editor .CodeMirror',
+      'subscription Live { pageStatsLive(site: "example.com", page: "/pricing", granularity: MINUTE, window: 600) { snapshot total } }',
+    );
+    // GraphiQL picks up the operation name from the edited text: run only once the tab is named after it.
+    await page.locator('.graphiql-tab-button', { hasText: 'Live' }).waitFor(WAIT);
+    await page.locator('.graphiql-execute-button').click();
+    await page.locator('.result-window', { hasText: 'snapshot' }).waitFor(WAIT);
+    expect(JSON.parse(await responseText(page))).toEqual({ data: { pageStatsLive: { snapshot: true, total: 3 } } });
+    expect(chromium.requests.some((url) => url.startsWith(`${app.url.replace('http', 'ws')}/graphql`))).toBe(true);
+    await page.close();
+  });
+});
+
+describe('the /tally.js beacon', () => {
+  it('counts the first view and two SPA navigations from another origin, without the query string', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${otherUrl}/`);
+    await page.locator('#intro').click();
+    await page.locator('#pricing').click();
+    await page.locator('#same').click(); // replaceState to the same URL: not a new view
+    await page.goBack(); // popstate back to the docs page: a view
+    await page.locator('#where').filter({ hasText: '/docs/intro?ref=news' }).waitFor(WAIT);
+    const read = async (): Promise<number[]> =>
+      Promise.all(['/', '/docs/intro', '/pricing'].map((p) => pageTotal('beacon.test', p)));
+    expect(await eventually(read, [1, 2, 1])).toEqual([1, 2, 1]);
+    expect(await pageTotal('beacon.test', '/docs/intro?ref=news')).toBe(0);
+    await screenshot(page, 'beacon-site');
+    // No cookies and nothing stored, on either origin.
+    expect(await chromium.context.cookies()).toEqual([]);
+    expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+    await page.close();
+  });
+
+  it('records nothing for a Do Not Track visitor when the site asks for it, and counts them otherwise', async () => {
+    const page = await chromium.context.newPage();
+    await page.addInitScript("Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' })");
+    const hitsBefore = chromium.requests.filter((url) => url.endsWith('/api/hit')).length;
+    await page.goto(`${otherUrl}/respecting?dnt`);
+    await page.goto(`${otherUrl}/ignoring`);
+    expect(await eventually(() => pageTotal('beacon.test', '/ignoring'), 1)).toBe(1);
+    expect(await pageTotal('beacon.test', '/respecting')).toBe(0);
+    const hitUrls = chromium.requests.filter((url) => url.endsWith('/api/hit')).slice(hitsBefore);
+    expect(hitUrls).toEqual([`${app.url}/api/hit`]);
+    await page.close();
+  });
+});
+
+describe('the dashboard', () => {
+  it('charts the chosen pages with the right totals, then updates live when hits arrive', async () => {
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000).toISOString();
+    await app.graphql(
+      `mutation { recordHits(hits: [
+        { site: "dash.test", page: "/", count: 4, at: "${tenMinutesAgo}" },
+        { site: "dash.test", page: "/pricing", count: 2, at: "${tenMinutesAgo}" }
+      ]) { total } }`,
+    );
+    const page = await chromium.context.newPage();
+    await page.goto(`${app.url}/dashboard?site=dash.test&pages=/,/pricing&range=1h&granularity=MINUTE`);
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    const totals = async (): Promise<string[]> =>
+      page.locator('#totals tbody td.total, #grand-total').allTextContents();
+    expect(await totals()).toEqual(['4', '2', '6']);
+    expect(await page.locator('#chart canvas').count()).toBe(1);
+    expect(await page.locator('#chart .u-legend .u-series').count()).toBe(3); // time + two pages
+
+    await app.graphql('mutation { recordHits(hits: [{ site: "dash.test", page: "/pricing", count: 5 }]) { total } }');
+    await page.locator('#grand-total', { hasText: /^11$/ }).waitFor(WAIT);
+    expect(await totals()).toEqual(['4', '7', '11']);
+    await screenshot(page, 'dashboard');
+
+    // Another range re-reads the series: the week at hour granularity (minutes are not offered) has them too.
+    await page.locator('select[name="range"]').selectOption('7d');
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    await page.locator('#grand-total', { hasText: /^11$/ }).waitFor(WAIT);
+    expect(new URL(page.url()).searchParams.get('granularity')).toBe('HOUR');
+    await page.close();
+  });
+});
