@@ -17,6 +17,8 @@ import { createMetrics } from './metrics/createMetrics';
 import { LiveSeriesHub } from './query/LiveSeriesHub';
 import { readVersion } from './readVersion';
 import { createHttpServer } from './server/createHttpServer';
+import { createMetricsServer } from './server/createMetricsServer';
+import { KeyRing } from './auth/KeyRing';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
@@ -30,6 +32,8 @@ import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 
 export interface App {
   readonly url: string;
+  /** Where /metrics is served when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
   readonly services: Services;
   readonly database: Database;
   close(): Promise<void>;
@@ -135,22 +139,47 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     impressionQueries: new ImpressionQueries(impressionStore, config.impressions),
   };
 
+  const keyRing = new KeyRing(config.auth.keys, config.auth.off);
+  if (config.auth.off) {
+    logger.warn(
+      { host: config.host },
+      'TALLY_AUTH=off: GraphQL is served WITHOUT API keys; anyone who can reach this address can read, record and preallocate',
+    );
+  }
   const { app, subscriptions } = await createHttpServer({
     schema: buildSchema(),
-    context: async () => createContext(services),
+    context: async (principal) => createContext(services, principal),
     metrics,
     logger,
     ready: () => database.ping(),
     introspection: config.introspection,
     playground: config.playground,
     includeStacktrace: config.includeStacktrace,
+    keyRing,
+    limits: {
+      ...config.limits,
+      maxHitsPerRequest: config.ingest.maxBatchSize,
+      maxImpressionsPerRequest: config.impressions.maxBatchSize,
+    },
+    ingest: services.ingest,
+    metricsRoute: config.metricsPort === undefined,
   });
+  const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(metrics);
   const address = await app.listen({ host: config.host, port: config.port });
-  logger.info({ url: `${address}/graphql` }, 'tally is serving GraphQL');
+  const metricsAddress = await metricsServer?.listen({ host: config.metricsHost, port: config.metricsPort });
+  logger.info(
+    {
+      url: `${address}/graphql`,
+      auth: keyRing.enabled ? 'keys' : 'off',
+      ...(metricsAddress ? { metrics: `${metricsAddress}/metrics` } : {}),
+    },
+    'tally is serving GraphQL',
+  );
 
   let closing: Promise<void> | undefined;
   return {
     url: address,
+    metricsUrl: metricsAddress,
     services,
     database,
     close() {
@@ -159,6 +188,7 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
         await subscriptions.close();
         live.close();
         await app.close();
+        await metricsServer?.close();
         ticker?.stop();
         secondsTicker?.stop();
         sweeper?.stop();
