@@ -20,6 +20,8 @@ import { readVersion } from './readVersion';
 import { createHttpServer } from './server/createHttpServer';
 import { MISSING_ASSETS_MESSAGE, WebAssets } from './server/WebAssets';
 import { projectRoot } from './projectRoot';
+import { createMetricsServer } from './server/createMetricsServer';
+import { KeyRing } from './auth/KeyRing';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
@@ -33,6 +35,8 @@ import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 
 export interface App {
   readonly url: string;
+  /** Where /metrics is served when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
   readonly services: Services;
   readonly database: Database;
   close(): Promise<void>;
@@ -140,9 +144,16 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
 
   const webAssets = WebAssets.load(config.webDir ?? path.join(projectRoot(), 'dist', 'web'));
   if (webAssets.names().length === 0) logger.warn({ dir: webAssets.dir }, MISSING_ASSETS_MESSAGE);
+  const keyRing = new KeyRing(config.auth.keys, config.auth.off);
+  if (config.auth.off) {
+    logger.warn(
+      { host: config.host },
+      'TALLY_AUTH=off: GraphQL is served WITHOUT API keys; anyone who can reach this address can read, record and preallocate',
+    );
+  }
   const { app, subscriptions } = await createHttpServer({
     schema: buildSchema(),
-    context: async () => createContext(services),
+    context: async (principal) => createContext(services, principal),
     metrics,
     logger,
     ready: () => database.ping(),
@@ -150,16 +161,33 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     playground: config.playground,
     includeStacktrace: config.includeStacktrace,
     webAssets,
+    keyRing,
+    limits: {
+      ...config.limits,
+      maxHitsPerRequest: config.ingest.maxBatchSize,
+      maxImpressionsPerRequest: config.impressions.maxBatchSize,
+    },
+    ingest: services.ingest,
+    metricsRoute: config.metricsPort === undefined,
   });
+  const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(metrics);
   const address = await app.listen({ host: config.host, port: config.port });
+  const metricsAddress = await metricsServer?.listen({ host: config.metricsHost, port: config.metricsPort });
   logger.info(
-    { url: `${address}/graphql`, dashboard: `${address}/dashboard`, beacon: `${address}/tally.js` },
+    {
+      url: `${address}/graphql`,
+      dashboard: `${address}/dashboard`,
+      beacon: `${address}/tally.js`,
+      auth: keyRing.enabled ? 'keys' : 'off',
+      ...(metricsAddress ? { metrics: `${metricsAddress}/metrics` } : {}),
+    },
     'tally is serving GraphQL',
   );
 
   let closing: Promise<void> | undefined;
   return {
     url: address,
+    metricsUrl: metricsAddress,
     services,
     database,
     close() {
@@ -168,6 +196,7 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
         await subscriptions.close();
         live.close();
         await app.close();
+        await metricsServer?.close();
         ticker?.stop();
         secondsTicker?.stop();
         sweeper?.stop();

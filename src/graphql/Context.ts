@@ -1,5 +1,6 @@
-/** Per-request GraphQL context: shared services plus a fresh set of DataLoaders (never module-level). */
+/** Per-request GraphQL context: shared services, who is asking, and a fresh set of DataLoaders (never module-level). */
 import type DataLoader from 'dataloader';
+import type { Principal } from '../auth/Principal';
 import { createSeriesLoader } from '../query/createSeriesLoader';
 import type { Series, SeriesRequest } from '../query/Series';
 import type { Services } from './Services';
@@ -11,8 +12,10 @@ export interface Loaders {
 export interface Context {
   readonly services: Services;
   readonly loaders: Loaders;
+  /** Checked against each root field's policy before execution (src/graphql/guard). */
+  readonly principal: Principal;
 }
 
-export function createContext(services: Services): Context {
-  return { services, loaders: { series: createSeriesLoader(services.seriesReader) } };
+export function createContext(services: Services, principal: Principal): Context {
+  return { services, principal, loaders: { series: createSeriesLoader(services.seriesReader) } };
 }

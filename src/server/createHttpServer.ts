@@ -1,8 +1,9 @@
 /**
  * The HTTP surface: POST/GET /graphql (Apollo Server on Fastify, chosen by measurement: see README),
- * /healthz (process up), /readyz (database answers a ping) and /metrics (Prometheus text); GraphQL
- * subscriptions over WebSocket on the same port and path (attachSubscriptions); the browser pages
- * (playground at GET /graphql, /dashboard, /tally.js: registerWebRoutes).
+ * POST /api/hit (browser beacons), /healthz (process up), /readyz (database answers a ping) and /metrics
+ * (Prometheus text; `admin` scope when keys are configured, or on its own port); GraphQL over WebSocket on
+ * the same port and path (attachSubscriptions); the browser pages (playground at GET /graphql, /dashboard,
+ * /tally.js: registerWebRoutes). Keys, limits and rate limits: README "Security".
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -10,20 +11,34 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastif
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import { authorizeRequest, installAuth, principalOf } from '../auth/authorizeRequest';
+import type { KeyRing } from '../auth/KeyRing';
+import type { Principal } from '../auth/Principal';
 import type { Context } from '../graphql/Context';
 import { createFormatError } from '../graphql/formatError';
-import { metricsPlugin } from '../graphql/metricsPlugin';
+import { createValidationRules } from '../graphql/guard/createValidationRules';
+import { guardPlugin } from '../graphql/guard/guardPlugin';
+import { createOperationLabel, metricsPlugin } from '../graphql/metricsPlugin';
+import type { HitIngest } from '../ingest/HitIngest';
 import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
 import { attachSubscriptions } from './attachSubscriptions';
-import type { Subscriptions } from './attachSubscriptions';
+import type { Subscriptions, WebSocketLimits } from './attachSubscriptions';
 import { playgroundLandingPage } from './playgroundLandingPage';
 import { registerWebRoutes } from './registerWebRoutes';
 import type { WebAssets } from './WebAssets';
+import { registerBeaconRoute } from './beaconRoute';
+import { installErrorHandler } from './installErrorHandler';
+import { installRateLimit } from './installRateLimit';
+import type { RateLimits } from './installRateLimit';
+
+export interface ServerLimits extends WebSocketLimits, RateLimits {
+  readonly maxBodyBytes: number;
+}
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  readonly context: () => Promise<Context>;
+  readonly context: (principal: Principal) => Promise<Context>;
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly ready: () => Promise<boolean>;
@@ -33,6 +48,12 @@ export interface HttpServerOptions {
   readonly includeStacktrace: boolean;
   /** Built browser assets (dist/web): playground, dashboard, beacon. */
   readonly webAssets: WebAssets;
+  readonly keyRing: KeyRing;
+  readonly limits: ServerLimits;
+  /** Where beacons (POST /api/hit) are recorded. */
+  readonly ingest: HitIngest;
+  /** False when /metrics is served on its own port (createMetricsServer) instead. */
+  readonly metricsRoute: boolean;
 }
 
 export interface HttpServer {
@@ -43,46 +64,62 @@ export interface HttpServer {
 }
 
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const { logger, metrics } = options;
+  const { logger, metrics, limits, keyRing } = options;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Fastify's two lines per request are replaced by our one (onResponse below).
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: limits.maxBodyBytes,
   });
 
-  // One log line per request, with what an operator needs to find it.
+  // One log line per request, with what an operator needs to find it (the key's name, never its secret).
   app.addHook('onResponse', async (request, reply) => {
+    const principal = request.tallyPrincipal;
     request.log.info(
       {
         method: request.method,
         url: request.url,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
+        ...(principal?.kind === 'key' ? { key: principal.name } : {}),
       },
       'request',
     );
   });
+  installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes });
+  installAuth(app, keyRing);
+  await installRateLimit(app, limits);
 
-  const formatError = createFormatError(logger, options.includeStacktrace);
+  const formatError = createFormatError(logger, {
+    includeStacktrace: options.includeStacktrace,
+    hideSuggestions: !options.introspection,
+    maxTokens: limits.maxTokens,
+  });
+  const validationRules = createValidationRules(limits, { introspection: options.introspection });
+  const label = createOperationLabel();
   const apollo = new ApolloServer<Context>({
     schema: options.schema,
     introspection: options.introspection,
+    hideSchemaDetailsFromClientErrors: !options.introspection,
     includeStacktraceInErrorResponses: options.includeStacktrace,
     formatError,
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules,
     plugins: [
       fastifyApolloDrainPlugin(app),
-      metricsPlugin<Context>(metrics),
+      metricsPlugin<Context>(metrics, label),
+      guardPlugin(limits),
       options.playground ? playgroundLandingPage<Context>(options.webAssets) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
-    context: options.context,
+    context: async (request) => options.context(principalOf(request)),
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });
+  registerBeaconRoute(app, { keyRing, ingest: options.ingest, metrics });
 
   registerWebRoutes(app, { assets: options.webAssets, playground: options.playground });
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -90,15 +127,24 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     const ok = await options.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'database unavailable' });
   });
-  app.get('/metrics', async (_request, reply) => {
-    const body = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(body);
-  });
+  if (options.metricsRoute) {
+    app.get('/metrics', async (request, reply) => {
+      await authorizeRequest(request, 'admin');
+      const body = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(body);
+    });
+  }
   const subscriptions = attachSubscriptions({
     server: app.server,
     schema: options.schema,
     context: options.context,
     formatError,
+    keyRing,
+    limits,
+    validationRules,
+    metrics,
+    label,
+    logger,
   });
   return { app, apollo, subscriptions };
 }

@@ -4,25 +4,30 @@
  * like a single-page app, and pageStats counts its views; the dashboard charts the right totals and
  * updates live. No request may leave 127.0.0.1. Screenshots go to test-artifacts/browser/.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildTestWeb } from '../support/buildTestWeb';
-import { launchChromium } from '../support/chromium';
+import { isLocal, launchChromium } from '../support/chromium';
 import type { RecordingBrowser } from '../support/chromium';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
+import { SECRETS, bearer } from '../support/testKeys';
 
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'browser');
 const SITE_KEY = 'pk_browser_test_0123456789';
+const OPS = bearer(SECRETS.ops);
 const WAIT = { timeout: 45_000 };
 
 let app: TestApp;
 let chromium: RecordingBrowser;
 let otherOrigin: http.Server;
 let otherUrl: string;
+/** Known once tally listens, which is after the other origin (its address goes into the site key). */
+let tallyUrl = '';
 
 /** A page on another origin that includes the beacon like a site owner would, with SPA-style links. */
 function sitePage(tallyUrl: string, extraAttributes: string): string {
@@ -41,7 +46,7 @@ async function startOtherOrigin(): Promise<void> {
   otherOrigin = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(sitePage(app.url, url.searchParams.has('dnt') ? 'data-respect-dnt' : ''));
+    response.end(sitePage(tallyUrl, url.searchParams.has('dnt') ? 'data-respect-dnt' : ''));
   });
   await new Promise<void>((resolve) => otherOrigin.listen(0, '127.0.0.1', resolve));
   otherUrl = `http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}`;
@@ -64,6 +69,16 @@ async function setEditor(page: Page, selector: string, text: string): Promise<vo
     .evaluate((element, value) => (element as unknown as CodeMirrorHost).CodeMirror.setValue(value), text);
 }
 
+/** Opens the Headers tab and puts an Authorization header in it. */
+async function setHeaders(page: Page, secret: string): Promise<void> {
+  await page.getByRole('button', { name: 'Headers', exact: true }).click();
+  await setEditor(
+    page,
+    '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror',
+    JSON.stringify({ Authorization: `Bearer ${secret}` }),
+  );
+}
+
 async function responseText(page: Page): Promise<string> {
   return page
     .locator('.result-window .CodeMirror')
@@ -73,7 +88,8 @@ async function responseText(page: Page): Promise<string> {
 async function pageTotal(site: string, page: string): Promise<number> {
   const to = new Date(Date.now() + 60_000).toISOString();
   const from = new Date(Date.now() - 3_600_000).toISOString();
-  const { body } = await app.graphql<{ pageStats: { total: number } | null }>(
+  const { body } = await app.graphqlAs<{ pageStats: { total: number } | null }>(
+    OPS,
     'query Total($site: String!, $page: String!, $from: DateTime!, $to: DateTime!) { pageStats(site: $site, page: $page, range: { from: $from, to: $to }, granularity: MINUTE) { total } }',
     { site, page, from, to },
   );
@@ -91,10 +107,27 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 30
   return value;
 }
 
+/** Secret keys for the API (read for the dashboard, everything for ops) and the test site's public key. */
+function keysJson(siteOrigin: string): string {
+  const sha256 = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+  return JSON.stringify({
+    keys: [
+      { name: 'dashboard', sha256: sha256(SECRETS.dashboard), scopes: ['read'] },
+      { name: 'ops', sha256: sha256(SECRETS.ops), scopes: ['admin', 'read', 'ingest'] },
+    ],
+    siteKeys: [{ key: SITE_KEY, site: 'beacon.test', origins: [siteOrigin] }],
+  });
+}
+
 beforeAll(async () => {
   const webDir = await buildTestWeb();
-  app = await startTestApp('browser', { TALLY_WEB_DIR: webDir, GRAPHQL_PLAYGROUND: 'true' });
   await startOtherOrigin();
+  app = await startTestApp('browser', {
+    TALLY_WEB_DIR: webDir,
+    GRAPHQL_PLAYGROUND: 'true',
+    TALLY_KEYS_JSON: keysJson(otherUrl),
+  });
+  tallyUrl = app.url;
   chromium = await launchChromium();
 }, 120_000);
 
@@ -106,14 +139,22 @@ afterAll(async () => {
 
 afterEach(() => {
   expect(chromium.outside).toEqual([]);
+  expect(chromium.requests.filter((url) => !isLocal(url))).toEqual([]);
+  expect(chromium.requests.length).toBeGreaterThan(0);
 });
 
 describe('the playground', () => {
-  it('runs the prefilled Dashboard query over HTTP with GraphiQL served by tally itself', async () => {
-    await app.graphql('mutation { recordHits(hits: [{ site: "example.com", page: "/pricing", count: 3 }]) { total } }');
+  it('runs the prefilled Dashboard query over HTTP, with the API key typed in the Headers tab', async () => {
+    await app.graphqlAs(
+      OPS,
+      'mutation { recordHits(hits: [{ site: "example.com", page: "/pricing", count: 3 }]) { total } }',
+    );
     const page = await chromium.context.newPage();
     const response = await page.goto(`${app.url}/graphql`);
     expect(response?.headers()['content-type']).toContain('text/html');
+    await setHeaders(page, SECRETS.dashboard);
+    // The schema was introspected without a key on load: fetch it again with the key, as a user would.
+    await page.getByRole('button', { name: 'Re-fetch GraphQL schema' }).click();
     await page.locator('.graphiql-execute-button').click();
     await page.locator('.result-window', { hasText: 'lastHour' }).waitFor(WAIT);
     const result = JSON.parse(await responseText(page)) as {
@@ -132,6 +173,7 @@ describe('the playground', () => {
   it('runs a subscription over graphql-ws on the same port', async () => {
     const page = await chromium.context.newPage();
     await page.goto(`${app.url}/graphql`);
+    await setHeaders(page, SECRETS.dashboard);
     await setEditor(
       page,
       '.graphiql-query-editor .CodeMirror',
@@ -184,7 +226,8 @@ describe('the /tally.js beacon', () => {
 describe('the dashboard', () => {
   it('charts the chosen pages with the right totals, then updates live when hits arrive', async () => {
     const tenMinutesAgo = new Date(Date.now() - 10 * 60_000).toISOString();
-    await app.graphql(
+    await app.graphqlAs(
+      OPS,
       `mutation { recordHits(hits: [
         { site: "dash.test", page: "/", count: 4, at: "${tenMinutesAgo}" },
         { site: "dash.test", page: "/pricing", count: 2, at: "${tenMinutesAgo}" }
@@ -192,6 +235,10 @@ describe('the dashboard', () => {
     );
     const page = await chromium.context.newPage();
     await page.goto(`${app.url}/dashboard?site=dash.test&pages=/,/pricing&range=1h&granularity=MINUTE`);
+    // Keys are configured: without one the API says so, and the page shows it.
+    await page.locator('#status[data-state="error"]', { hasText: 'UNAUTHENTICATED' }).waitFor(WAIT);
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
     const totals = async (): Promise<string[]> =>
       page.locator('#totals tbody td.total, #grand-total').allTextContents();
@@ -199,7 +246,10 @@ describe('the dashboard', () => {
     expect(await page.locator('#chart canvas').count()).toBe(1);
     expect(await page.locator('#chart .u-legend .u-series').count()).toBe(3); // time + two pages
 
-    await app.graphql('mutation { recordHits(hits: [{ site: "dash.test", page: "/pricing", count: 5 }]) { total } }');
+    await app.graphqlAs(
+      OPS,
+      'mutation { recordHits(hits: [{ site: "dash.test", page: "/pricing", count: 5 }]) { total } }',
+    );
     await page.locator('#grand-total', { hasText: /^11$/ }).waitFor(WAIT);
     expect(await totals()).toEqual(['4', '7', '11']);
     await screenshot(page, 'dashboard');

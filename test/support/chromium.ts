@@ -24,6 +24,12 @@ export interface RecordingBrowser {
   close(): Promise<void>;
 }
 
+/** True for URLs that stay on this machine's 127.0.0.1 (or never reach a network: data:, blob:, about:). */
+export function isLocal(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'data:' || protocol === 'blob:' || protocol === 'about:' || hostname === '127.0.0.1';
+}
+
 export async function launchChromium(): Promise<RecordingBrowser> {
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(CHROMIUM_MISSING);
   const browser = await chromium.launch({
@@ -32,13 +38,12 @@ export async function launchChromium(): Promise<RecordingBrowser> {
     args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
     timeout: 60_000,
   });
-  const context = await browser.newContext({ viewport: { width: 1200, height: 760 } });
+  // A visitor's user agent: headless Chromium says "HeadlessChrome", which the beacon endpoint rightly
+  // treats as a bot (isbot) and does not count.
+  const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+  const context = await browser.newContext({ viewport: { width: 1200, height: 760 }, userAgent });
   const requests: string[] = [];
   const outside: string[] = [];
-  const isLocal = (url: string): boolean => {
-    const { protocol, hostname } = new URL(url);
-    return protocol === 'data:' || protocol === 'blob:' || protocol === 'about:' || hostname === '127.0.0.1';
-  };
   context.on('request', (request) => requests.push(request.url()));
   context.on('page', (page) => page.on('websocket', (ws) => requests.push(ws.url())));
   await context.route(

@@ -49,6 +49,12 @@ function setStatus(text: string, state: 'loading' | 'live' | 'error' | 'ready'):
   status.dataset.state = state;
 }
 
+function describeErrors(errors: readonly { message: string; extensions?: Record<string, unknown> }[] | undefined) {
+  return errors
+    ?.map((e) => (typeof e.extensions?.code === 'string' ? `${e.message} (${e.extensions.code})` : e.message))
+    .join('; ');
+}
+
 function authorization(): string | undefined {
   const key = field('key').value.trim();
   return key ? `Bearer ${key}` : undefined;
@@ -154,13 +160,13 @@ async function load(view: View): Promise<void> {
   const series = view.pages.map((_, i) => result.data?.[`p${i}`] ?? null);
   const first = series.find((s): s is SeriesResult => s !== null);
   if (!first) {
-    setStatus(result.errors?.map((e) => e.message).join('; ') ?? 'No data', 'error');
+    setStatus(describeErrors(result.errors) ?? 'No data', 'error');
     return;
   }
   const starts = first.points.map((p) => Date.parse(p.t));
   const counts = series.map((s) => (s ? s.points.map((p) => p.hits) : starts.map(() => 0)));
   chart = draw(view, starts, Date.parse(first.to), counts);
-  const failed = result.errors?.map((e) => e.message).join('; ');
+  const failed = describeErrors(result.errors);
   setStatus(failed ? `Some series failed: ${failed}` : 'Loaded; connecting live updates…', failed ? 'error' : 'ready');
 }
 
@@ -212,7 +218,7 @@ function subscribe(view: View): void {
         next: (message) => {
           const update = message.data?.pageStatsLive;
           if (!update) {
-            setStatus(message.errors?.map((e) => e.message).join('; ') ?? 'Live update failed', 'error');
+            setStatus(describeErrors(message.errors) ?? 'Live update failed', 'error');
             return;
           }
           const points = update.points.map((p) => ({ t: Date.parse(p.t), hits: p.hits }));
