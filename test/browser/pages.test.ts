@@ -31,14 +31,19 @@ let tallyUrl = '';
 
 /** A page on another origin that includes the beacon like a site owner would, with SPA-style links. */
 function sitePage(tallyUrl: string, extraAttributes: string): string {
+  const snippet = `<script defer src="${tallyUrl}/tally.js" data-site="beacon.test" data-key="${SITE_KEY}" ${extraAttributes}></script>`;
+  const shown = snippet.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A site using tally</title>
-<script defer src="${tallyUrl}/tally.js" data-site="beacon.test" data-key="${SITE_KEY}" ${extraAttributes}></script>
-</head><body style="font: 16px system-ui; padding: 24px">
-<h1>A site using tally</h1><p id="where"></p>
+${snippet}
+</head><body style="font: 15px system-ui; padding: 8px 24px; max-width: 1100px">
+<h1>A site on another origin, using tally</h1>
+<p>Its head includes the beacon:</p><pre style="white-space: pre-wrap; background: #f3f4f6; padding: 8px">${shown}</pre>
+<p id="where"></p>
 <button id="intro" onclick="history.pushState({}, '', '/docs/intro?ref=news'); show()">Docs</button>
 <button id="pricing" onclick="history.pushState({}, '', '/pricing'); show()">Pricing</button>
 <button id="same" onclick="history.replaceState({}, '', location.href); show()">Same page</button>
-<script>function show() { document.getElementById('where').textContent = 'Now on ' + location.pathname + location.search; } show(); addEventListener('popstate', show);</script>
+<p id="counted"></p>
+<script>function show() { document.getElementById('where').textContent = 'Now on ' + location.pathname + location.search + ' (single-page app: no reload)'; } show(); addEventListener('popstate', show);</script>
 </body></html>`;
 }
 
@@ -52,9 +57,13 @@ async function startOtherOrigin(): Promise<void> {
   otherUrl = `http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}`;
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
+async function screenshot(
+  page: Page,
+  name: string,
+  clip?: { x: number; y: number; width: number; height: number },
+): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), ...(clip ? { clip } : {}) });
 }
 
 interface CodeMirrorHost {
@@ -202,7 +211,10 @@ describe('the /tally.js beacon', () => {
       Promise.all(['/', '/docs/intro', '/pricing'].map((p) => pageTotal('beacon.test', p)));
     expect(await eventually(read, [1, 2, 1])).toEqual([1, 2, 1]);
     expect(await pageTotal('beacon.test', '/docs/intro?ref=news')).toBe(0);
-    await screenshot(page, 'beacon-site');
+    await page.locator('#counted').evaluate((element) => {
+      element.textContent = 'tally counted (pageStats): / 1, /docs/intro 2, /pricing 1';
+    });
+    await screenshot(page, 'beacon-site', { x: 0, y: 0, width: 1200, height: 330 });
     // No cookies and nothing stored, on either origin.
     expect(await chromium.context.cookies()).toEqual([]);
     expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
@@ -252,7 +264,7 @@ describe('the dashboard', () => {
     );
     await page.locator('#grand-total', { hasText: /^11$/ }).waitFor(WAIT);
     expect(await totals()).toEqual(['4', '7', '11']);
-    await screenshot(page, 'dashboard');
+    await screenshot(page, 'dashboard', { x: 0, y: 0, width: 1200, height: 600 });
 
     // Another range re-reads the series: the week at hour granularity (minutes are not offered) has them too.
     await page.locator('select[name="range"]').selectOption('7d');
