@@ -22,6 +22,7 @@ import { MISSING_ASSETS_MESSAGE, WebAssets } from './server/WebAssets';
 import { projectRoot } from './projectRoot';
 import { createMetricsServer } from './server/createMetricsServer';
 import { KeyRing } from './auth/KeyRing';
+import type { ExportAuthorize } from './server/registerExport';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
@@ -30,6 +31,8 @@ import { startSecondsSweeper } from './store/secondsRetention';
 import { HOUR_MS } from './time/buckets';
 import { ImpressionStore } from './store/ImpressionStore';
 import { ImpressionQueries } from './query/ImpressionQueries';
+import { TopPagesQuery } from './query/TopPagesQuery';
+import { SitePageScan } from './store/SitePageScan';
 import { startEmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 
@@ -49,7 +52,17 @@ const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
-export async function startApp(config: Config, logger: Logger, clock: () => number = Date.now): Promise<App> {
+/** Hooks the lead wires in from other branches (e.g. the security branch's read-scope check for GET /export). */
+export interface AppHooks {
+  readonly authorizeExport?: ExportAuthorize | undefined;
+}
+
+export async function startApp(
+  config: Config,
+  logger: Logger,
+  clock: () => number = Date.now,
+  hooks: AppHooks = {},
+): Promise<App> {
   const metrics = createMetrics();
   let embedded: EmbeddedDatabase | undefined;
   let uri = config.mongodbUri;
@@ -91,14 +104,18 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
   });
   await impressionStore.ensureIndexes();
+  const sitePages = new SitePageScan(database);
+  await sitePages.ensureIndexes();
 
   const committer = new GroupCommitter((batch) => counters.write(batch), {
     intervalMs: config.ingest.flushIntervalMs,
     concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
     maxPendingDocuments: MAX_PENDING_DOCUMENTS,
-    newBatch: config.seconds.enabled
-      ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
-      : undefined,
+    newBatch: () =>
+      new CounterBatch({
+        siteTotals: config.dashboards.siteTotals,
+        seconds: config.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
+      }),
   });
   const planner = config.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
   const ticker = planner
@@ -131,7 +148,11 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     ingest: new HitIngest({ committer, planner, secondsPlanner, clock, limits: config.ingest }),
     counters,
     seriesReader: counters,
-    seriesLimits: { ...config.query, secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined },
+    seriesLimits: {
+      ...config.query,
+      secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined,
+      siteTotals: config.dashboards.siteTotals,
+    },
     clock,
     live,
     impressions: new ImpressionIngest({
@@ -140,6 +161,10 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
       queue: database.engine.requiresSingleWriter ? new SerialQueue() : undefined,
     }),
     impressionQueries: new ImpressionQueries(impressionStore, config.impressions),
+    topPages: new TopPagesQuery(sitePages, {
+      maxPageSize: config.dashboards.topPagesMaxPage,
+      maxDays: config.query.maxBuckets,
+    }),
   };
 
   const webAssets = WebAssets.load(config.webDir ?? path.join(projectRoot(), 'dist', 'web'));
@@ -169,6 +194,17 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     },
     ingest: services.ingest,
     metricsRoute: config.metricsPort === undefined,
+    export: {
+      reader: counters,
+      limits: {
+        ...services.seriesLimits,
+        maxBuckets: config.dashboards.exportMaxBuckets,
+        maxBucketsSetting: 'EXPORT_MAX_BUCKETS',
+      },
+      clock,
+      logger,
+      authorize: hooks.authorizeExport,
+    },
   });
   const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(metrics);
   const address = await app.listen({ host: config.host, port: config.port });

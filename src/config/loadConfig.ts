@@ -42,6 +42,7 @@ export interface Config {
   /** Serve /metrics on this port (on METRICS_HOST) instead of the API port; undefined keeps it on the API port. */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
+  readonly dashboards: DashboardsConfig;
 }
 
 /** API keys (README "Security"). */
@@ -107,6 +108,16 @@ export interface ImpressionsConfig {
   readonly maxCount: number;
   /** Largest `first` of an impression connection. */
   readonly maxPageSize: number;
+}
+
+/** Site totals, top pages and export (issue 11). */
+export interface DashboardsConfig {
+  /** Write site-level documents in every flush (siteStats needs them). */
+  readonly siteTotals: boolean;
+  /** Largest `first` of a topPages connection. */
+  readonly topPagesMaxPage: number;
+  /** Largest number of buckets one GET /export may stream. */
+  readonly exportMaxBuckets: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -188,6 +199,11 @@ function readConfig(env: Env): Config {
     metricsPort:
       env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: nonEmpty(env, 'METRICS_HOST', '127.0.0.1'),
+    dashboards: {
+      siteTotals: boolean(env, 'SITE_TOTALS_ENABLED', true),
+      topPagesMaxPage: integer(env, 'TOP_PAGES_MAX_PAGE', 100, 1, 1_000),
+      exportMaxBuckets: integer(env, 'EXPORT_MAX_BUCKETS', 100_000, 1, 10_000_000),
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import type { ImpressionQueries } from '../query/ImpressionQueries';
 import type { LiveSeriesHub } from '../query/LiveSeriesHub';
 import type { SeriesLimits } from '../query/parseSeriesRequest';
 import type { SeriesReader } from '../query/SeriesReader';
+import type { TopPagesQuery } from '../query/TopPagesQuery';
 import type { EngineInfo } from '../store/EngineInfo';
 import type { CounterStore } from '../store/CounterStore';
 
@@ -22,4 +23,6 @@ export interface Services {
   readonly live: LiveSeriesHub;
   readonly impressions: ImpressionIngest;
   readonly impressionQueries: ImpressionQueries;
+  /** A site's pages ranked by hits (issue 11). */
+  readonly topPages: TopPagesQuery;
 }

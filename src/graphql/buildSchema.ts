@@ -9,6 +9,7 @@ import { PageStatsLiveResolver } from './resolvers/PageStatsLiveResolver';
 import { PageStatsResolver } from './resolvers/PageStatsResolver';
 import { PreallocateResolver } from './resolvers/PreallocateResolver';
 import { ServerInfoResolver } from './resolvers/ServerInfoResolver';
+import { TopPagesResolver } from './resolvers/TopPagesResolver';
 import { DateTimeScalar } from './scalars/DateTimeScalar';
 
 export const resolvers = [
@@ -18,6 +19,7 @@ export const resolvers = [
   PageStatsLiveResolver,
   PreallocateResolver,
   ImpressionResolver,
+  TopPagesResolver,
 ] as const;
 
 /**

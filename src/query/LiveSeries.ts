@@ -3,7 +3,9 @@
  * first a snapshot of every bucket, then only the buckets whose counts changed, as absolute counts.
  * Pure: the window is computed from the `now` passed in.
  */
-import { floorTo, MINUTE_MS, SECOND_MS } from '../time/buckets';
+import { MINUTE_MS, SECOND_MS } from '../time/buckets';
+import { floorIn } from '../time/zonedBuckets';
+import { UTC_ZONE } from '../time/zoneOffset';
 import { Granularity } from '../time/Granularity';
 import type { SeriesPoint, SeriesRequest } from './Series';
 
@@ -15,6 +17,8 @@ export interface LiveSeriesSpec {
   readonly granularity: LiveGranularity;
   /** How far back the window reaches; it always ends with the bucket holding `now`. */
   readonly windowMs: number;
+  /** IANA zone the buckets follow (MINUTE buckets are the same in every zone whose offset is whole minutes). */
+  readonly timeZone?: string | undefined;
 }
 
 export interface LiveUpdate {
@@ -34,20 +38,21 @@ export interface LiveUpdate {
 const WIDTH: Record<LiveGranularity, number> = { [Granularity.SECOND]: SECOND_MS, [Granularity.MINUTE]: MINUTE_MS };
 
 export function liveSeriesKey(spec: LiveSeriesSpec): string {
-  return `${spec.granularity}\u0000${spec.windowMs}\u0000${spec.site}\u0000${spec.page}`;
+  return `${spec.granularity}\u0000${spec.windowMs}\u0000${spec.timeZone ?? 'UTC'}\u0000${spec.site}\u0000${spec.page}`;
 }
 
 /** The series request for the window at `now`: ceil(window / width) buckets, the last one holding `now`. */
 export function liveWindowRequest(spec: LiveSeriesSpec, now: number): SeriesRequest {
   const width = WIDTH[spec.granularity];
   const buckets = Math.max(1, Math.ceil(spec.windowMs / width));
-  const current = floorTo(spec.granularity, now);
+  const current = floorIn(spec.timeZone ?? UTC_ZONE, spec.granularity, now);
   return {
     site: spec.site,
     page: spec.page,
     granularity: spec.granularity,
     from: current - (buckets - 1) * width,
     to: current + width,
+    timeZone: spec.timeZone,
   };
 }
 

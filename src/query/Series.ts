@@ -3,11 +3,14 @@ import type { Granularity } from '../time/Granularity';
 
 export interface SeriesRequest {
   readonly site: string;
+  /** The page, or SITE_TOTAL_PAGE for the site's totals. */
   readonly page: string;
   readonly granularity: Granularity;
   /** Epoch ms; the range is [from, to). */
   readonly from: number;
   readonly to: number;
+  /** IANA zone the buckets follow; absent means UTC. */
+  readonly timeZone?: string | undefined;
 }
 
 export interface SeriesPoint {

@@ -1,11 +1,12 @@
 /**
- * The batch function behind the series DataLoader: plans every requested series, sends one find per source
- * (daily-minute, daily-hourly, monthly, seconds) for the whole batch, and fills each series from the documents.
+ * The batch behind the series DataLoader: plans every requested series, sends one find per source
+ * (monthly, daily-hourly, daily-minute, seconds) for the whole batch, and fills each series from the documents.
  * Results come back in key order; a failed source fails only the series that needed it.
  */
 import type { DailyStatsDocument } from '../store/dailyStats';
 import type { MonthlyStatsDocument } from '../store/monthlyStats';
 import type { SecondStatsDocument } from '../store/secondStats';
+import type { SeriesDocumentRange } from '../store/SeriesDocumentRange';
 import type { DocumentLookup } from './DocumentLookup';
 import { fillSeries } from './fillSeries';
 import { planSeries } from './planSeries';
@@ -14,47 +15,67 @@ import type { Series, SeriesRequest } from './Series';
 import type { SeriesReader } from './SeriesReader';
 
 type Doc = DailyStatsDocument | MonthlyStatsDocument | SecondStatsDocument;
+type Index = Map<string, Doc>;
 
 export async function loadSeries(
   reader: SeriesReader,
   requests: readonly SeriesRequest[],
 ): Promise<Array<Series | Error>> {
   const plans = requests.map((request) => planSeries(request));
-  const sources = new Set(plans.map((plan) => plan.source));
-  const fetched = new Map<SeriesSource, Promise<Doc[]>>();
-  for (const source of sources) {
-    const ranges = plans.filter((plan) => plan.source === source).map((plan) => plan.range);
-    fetched.set(source, fetchSource(reader, source, ranges, plans));
-  }
-  const indexes = new Map<SeriesSource, Map<string, Doc> | Error>();
-  await Promise.all(
-    [...fetched].map(async ([source, promise]) => {
-      try {
-        indexes.set(source, indexByPageAndDate(await promise));
-      } catch (error) {
-        indexes.set(source, error instanceof Error ? error : new Error(String(error)));
-      }
-    }),
-  );
+  const indexes = await fetchSources(reader, plans);
   return requests.map((request, i) => {
     const plan = plans[i] as SeriesPlan;
-    const index = indexes.get(plan.source) as Map<string, Doc> | Error;
-    if (index instanceof Error) return index;
-    const key = (date: number): string => documentKey(request.site, request.page, date);
+    for (const read of plan.reads) {
+      const index = indexes.get(read.source);
+      if (index instanceof Error) return index;
+    }
+    const find = (source: SeriesSource, date: number): Doc | undefined => {
+      const index = indexes.get(source);
+      return index instanceof Map ? index.get(documentKey(request.site, request.page, date)) : undefined;
+    };
     const lookup: DocumentLookup = {
-      daily: (day) => index.get(key(day)) as DailyStatsDocument | undefined,
-      monthly: (month) => index.get(key(month)) as MonthlyStatsDocument | undefined,
-      seconds: (minute) => index.get(key(minute)) as SecondStatsDocument | undefined,
+      daily: (day) => find('hourly', day) as DailyStatsDocument | undefined,
+      minutes: (day) => find('minute', day) as DailyStatsDocument | undefined,
+      monthly: (month) => find('monthly', month) as MonthlyStatsDocument | undefined,
+      seconds: (minute) => find('seconds', minute) as SecondStatsDocument | undefined,
     };
     return fillSeries(request, plan, lookup);
   });
 }
 
+/** One find per source the plans need, all in parallel; a source that fails maps to its Error. */
+async function fetchSources(
+  reader: SeriesReader,
+  plans: readonly SeriesPlan[],
+): Promise<Map<SeriesSource, Index | Error>> {
+  const ranges = new Map<SeriesSource, SeriesDocumentRange[]>();
+  const hours = new Set<number>();
+  for (const plan of plans) {
+    for (const read of plan.reads) {
+      const list = ranges.get(read.source) ?? [];
+      list.push(...read.ranges);
+      ranges.set(read.source, list);
+    }
+    plan.hours.forEach((h) => hours.add(h));
+  }
+  const indexes = new Map<SeriesSource, Index | Error>();
+  await Promise.all(
+    [...ranges].map(async ([source, list]) => {
+      try {
+        indexes.set(source, indexByPageAndDate(await fetchSource(reader, source, list, hours)));
+      } catch (error) {
+        indexes.set(source, error instanceof Error ? error : new Error(String(error)));
+      }
+    }),
+  );
+  return indexes;
+}
+
 function fetchSource(
   reader: SeriesReader,
   source: SeriesSource,
-  ranges: SeriesPlan['range'][],
-  plans: readonly SeriesPlan[],
+  ranges: SeriesDocumentRange[],
+  hours: ReadonlySet<number>,
 ): Promise<Doc[]> {
   switch (source) {
     case 'monthly':
@@ -63,16 +84,13 @@ function fetchSource(
       return reader.findSeconds(ranges);
     case 'hourly':
       return reader.findDaily(ranges, { kind: 'hourly' });
-    case 'minute': {
-      // One projection for the batch: the union of the hours any minute series touches.
-      const hours = new Set<number>();
-      for (const plan of plans) if (plan.source === 'minute') plan.hours.forEach((h) => hours.add(h));
+    case 'minute':
+      // One projection for the batch: the union of the hours any series needs minutes of.
       return reader.findDaily(ranges, { kind: 'minute', hours });
-    }
   }
 }
 
-function indexByPageAndDate(docs: readonly Doc[]): Map<string, Doc> {
+function indexByPageAndDate(docs: readonly Doc[]): Index {
   return new Map(
     docs.map((doc) => [documentKey(doc.metadata.site, doc.metadata.page, doc.metadata.date.getTime()), doc]),
   );

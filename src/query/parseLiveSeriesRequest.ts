@@ -5,6 +5,7 @@ import { HOUR_MS, SECOND_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import type { LiveGranularity, LiveSeriesSpec } from './LiveSeries';
 import { secondsDisabledError } from './parseSeriesRequest';
+import { parseTimeZone } from './parseTimeZone';
 import type { SeriesLimits } from './parseSeriesRequest';
 
 /** Window bounds in seconds: an hour of seconds (3,600 buckets), a day of minutes (1,440 buckets). */
@@ -14,11 +15,12 @@ export const LIVE_WINDOW_SECONDS: Record<LiveGranularity, { min: number; max: nu
 };
 
 export function parseLiveSeriesRequest(
-  input: { site: string; page: string; granularity: LiveGranularity; window: number },
+  input: { site: string; page: string; granularity: LiveGranularity; window: number; timeZone?: string | null },
   limits: SeriesLimits,
 ): LiveSeriesSpec {
   const site = parseSite(input.site);
   const page = parsePage(input.page);
+  const timeZone = parseTimeZone(input.timeZone);
   const { min, max } = LIVE_WINDOW_SECONDS[input.granularity];
   if (!Number.isInteger(input.window) || input.window < min || input.window > max) {
     throw new BadUserInputError(
@@ -36,5 +38,5 @@ export function parseLiveSeriesRequest(
       );
     }
   }
-  return { site, page, granularity: input.granularity, windowMs };
+  return { site, page, granularity: input.granularity, windowMs, timeZone };
 }

@@ -1,26 +1,41 @@
 /**
- * Validates a series request at the boundary: the same site/page rules as ingest, a non-empty range, a bucket
- * limit, and for SECOND a range inside the retention window at `now` (older second-level data is expired).
+ * Validates a series request at the boundary: the same site/page rules as ingest (no page: the site's totals), a
+ * known time zone, a non-empty range, a bucket limit, and for SECOND a range inside the retention window at `now`
+ * (older second-level data is expired).
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { parsePage, parseSite } from '../ingest/parseHit';
-import { bucketCount, HOUR_MS } from '../time/buckets';
+import { SITE_TOTAL_PAGE } from '../store/siteTotals';
+import { HOUR_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
+import { bucketCountIn } from '../time/zonedBuckets';
+import { parseTimeZone } from './parseTimeZone';
 import type { SeriesRequest } from './Series';
 
 export interface SeriesLimits {
   readonly maxBuckets: number;
   /** How far back second-level counters reach; undefined when they are switched off (SECONDS_ENABLED=false). */
   readonly secondsRetentionMs?: number | undefined;
+  /** False when site totals are not written (SITE_TOTALS_ENABLED=false); absent means they are. */
+  readonly siteTotals?: boolean | undefined;
+  /** The setting `maxBuckets` comes from, named in the error (default QUERY_MAX_BUCKETS). */
+  readonly maxBucketsSetting?: string | undefined;
 }
 
-export function parseSeriesRequest(
-  input: { site: string; page: string; granularity: Granularity; from: Date; to: Date },
-  limits: SeriesLimits,
-  now: number,
-): SeriesRequest {
+export interface SeriesInput {
+  readonly site: string;
+  /** Absent: the site's totals. */
+  readonly page?: string | undefined;
+  readonly granularity: Granularity;
+  readonly from: Date;
+  readonly to: Date;
+  readonly timeZone?: string | null | undefined;
+}
+
+export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now: number): SeriesRequest {
   const site = parseSite(input.site);
-  const page = parsePage(input.page);
+  const page = input.page === undefined ? SITE_TOTAL_PAGE : parsePage(input.page);
+  const timeZone = parseTimeZone(input.timeZone);
   const from = input.from.getTime();
   const to = input.to.getTime();
   if (from >= to) {
@@ -29,15 +44,31 @@ export function parseSeriesRequest(
       'range',
     );
   }
+  if (page === SITE_TOTAL_PAGE) checkSiteTotals(input.granularity, limits);
   if (input.granularity === Granularity.SECOND) checkSecondsWindow(input.from, limits, now);
-  const buckets = bucketCount(input.granularity, from, to);
+  const buckets = bucketCountIn(timeZone, input.granularity, from, to, limits.maxBuckets);
   if (buckets > limits.maxBuckets) {
     throw new BadUserInputError(
-      `range holds ${buckets} ${input.granularity} buckets, more than the limit of ${limits.maxBuckets} (QUERY_MAX_BUCKETS); use a coarser granularity or a shorter range`,
+      `range holds ${buckets} ${input.granularity} buckets, more than the limit of ${limits.maxBuckets} (${limits.maxBucketsSetting ?? 'QUERY_MAX_BUCKETS'}); use a coarser granularity or a shorter range`,
       'range',
     );
   }
-  return { site, page, granularity: input.granularity, from, to };
+  return { site, page, granularity: input.granularity, from, to, timeZone };
+}
+
+function checkSiteTotals(granularity: Granularity, limits: SeriesLimits): void {
+  if (limits.siteTotals === false) {
+    throw new BadUserInputError(
+      'site totals are switched off on this server (SITE_TOTALS_ENABLED=false); query pageStats per page',
+      'site',
+    );
+  }
+  if (granularity === Granularity.SECOND) {
+    throw new BadUserInputError(
+      'granularity SECOND is kept per page only; site totals go down to MINUTE, got SECOND',
+      'granularity',
+    );
+  }
 }
 
 function checkSecondsWindow(from: Date, limits: SeriesLimits, now: number): void {

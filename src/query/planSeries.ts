@@ -1,74 +1,81 @@
 /**
- * Maps a granularity to the documents and fields that answer it:
- * MINUTE → daily documents, only `minute.<h>` of the hours the range touches (a one-hour chart reads 60
- * counters, not 1,440); HOUR → daily documents' `hourly`; DAY, WEEK, MONTH → monthly documents' `daily`;
- * SECOND → the second-level minute documents' `seconds`.
+ * Maps a series request to the documents and fields that answer it. Bucket starts follow the request's time
+ * zone (zonedBuckets); each bucket is split into stored UTC counters (counterPieces), and the plan lists, per
+ * source, the documents those counters live in:
+ * `monthly` → monthly documents' `daily`; `hourly` → daily documents' `hourly`; `minute` → daily documents'
+ * `minute.<h>` for only the hours needed (a one-hour chart reads 60 counters, not 1,440); `seconds` → the
+ * second-level minute documents. In UTC: MINUTE reads minutes, HOUR hours, DAY/WEEK/MONTH monthly documents.
  */
-import { bucketStarts, floorTo, HOUR_MS, nextBucket, startOfDay, startOfMonth } from '../time/buckets';
+import { addMonths, DAY_MS, floorTo } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
+import { bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';
+import { UTC_ZONE } from '../time/zoneOffset';
 import type { SeriesDocumentRange } from '../store/SeriesDocumentRange';
+import { counterPieces } from './counterPieces';
+import type { CounterPiece } from './counterPieces';
 import type { SeriesRequest } from './Series';
 
 export type SeriesSource = 'hourly' | 'minute' | 'monthly' | 'seconds';
 
-export interface SeriesPlan {
+export interface SeriesRead {
   readonly source: SeriesSource;
-  readonly range: SeriesDocumentRange;
+  /** Contiguous runs of documents (by period start) this series needs from the source. */
+  readonly ranges: readonly SeriesDocumentRange[];
+}
+
+export interface SeriesPlan {
+  /** One entry per source needed, in the order monthly, hourly, minute, seconds. */
+  readonly reads: readonly SeriesRead[];
   /** For `minute`: the hours of the day whose minutes are needed. */
   readonly hours: ReadonlySet<number>;
   readonly bucketStarts: readonly number[];
   /** End of the last bucket. */
   readonly end: number;
+  /** Per bucket, the stored counters it sums (empty for SECOND, which reads `seconds` directly). */
+  readonly pieces: readonly (readonly CounterPiece[])[];
 }
+
+const SOURCE_ORDER: readonly SeriesSource[] = ['monthly', 'hourly', 'minute', 'seconds'];
 
 export function planSeries(request: SeriesRequest): SeriesPlan {
   const { granularity, from, to, site, page } = request;
-  const starts = bucketStarts(granularity, from, to);
+  const zone = request.timeZone ?? UTC_ZONE;
+  const starts = bucketStartsIn(zone, granularity, from, to);
   const first = starts[0] as number;
-  const end = nextBucket(granularity, starts[starts.length - 1] as number);
-  switch (granularity) {
-    case Granularity.MINUTE:
-    case Granularity.HOUR: {
-      const range = { site, page, first: startOfDay(first), last: startOfDay(end - 1) };
-      return {
-        source: granularity === Granularity.HOUR ? 'hourly' : 'minute',
-        range,
-        hours: granularity === Granularity.MINUTE ? hoursTouched(first, end) : new Set(),
-        bucketStarts: starts,
-        end,
-      };
-    }
-    case Granularity.DAY:
-    case Granularity.WEEK:
-    case Granularity.MONTH:
-      return {
-        source: 'monthly',
-        range: { site, page, first: startOfMonth(first), last: startOfMonth(end - 1) },
-        hours: new Set(),
-        bucketStarts: starts,
-        end,
-      };
-    case Granularity.SECOND:
-      return {
-        source: 'seconds',
-        range: {
-          site,
-          page,
-          first: floorTo(Granularity.MINUTE, first),
-          last: floorTo(Granularity.MINUTE, end - 1),
-        },
-        hours: new Set(),
-        bucketStarts: starts,
-        end,
-      };
+  const end = nextBucketIn(zone, granularity, starts[starts.length - 1] as number);
+  if (granularity === Granularity.SECOND) {
+    const range = { site, page, first: floorTo(Granularity.MINUTE, first), last: floorTo(Granularity.MINUTE, end - 1) };
+    return { reads: [{ source: 'seconds', ranges: [range] }], hours: new Set(), bucketStarts: starts, end, pieces: [] };
   }
+  const pieces = starts.map((start, i) => counterPieces(start, starts[i + 1] ?? end));
+  const docs = new Map<SeriesSource, Set<number>>();
+  const hours = new Set<number>();
+  for (const bucket of pieces) {
+    for (const piece of bucket) {
+      let set = docs.get(piece.source);
+      if (!set) docs.set(piece.source, (set = new Set()));
+      set.add(piece.doc);
+      if (piece.source === 'minute') hours.add(piece.hour);
+    }
+  }
+  const reads = SOURCE_ORDER.filter((source) => docs.has(source)).map((source) => ({
+    source,
+    ranges: runs(
+      [...(docs.get(source) as Set<number>)],
+      source === 'monthly' ? (t) => addMonths(t, 1) : (t) => t + DAY_MS,
+    ).map(([firstDoc, lastDoc]) => ({ site, page, first: firstDoc, last: lastDoc })),
+  }));
+  return { reads, hours, bucketStarts: starts, end, pieces };
 }
 
-/** The hours of the day (0–23) that [from, end) overlaps; all 24 once it spans a day. */
-export function hoursTouched(from: number, end: number): Set<number> {
-  const hours = new Set<number>();
-  for (let t = floorTo(Granularity.HOUR, from); t < end && hours.size < 24; t += HOUR_MS) {
-    hours.add(Math.floor((t - startOfDay(t)) / HOUR_MS));
+/** Sorted period starts grouped into [first, last] runs of consecutive periods. */
+function runs(starts: number[], next: (t: number) => number): Array<[number, number]> {
+  const sorted = starts.sort((a, b) => a - b);
+  const result: Array<[number, number]> = [];
+  for (const t of sorted) {
+    const last = result[result.length - 1];
+    if (last && next(last[1]) === t) last[1] = t;
+    else result.push([t, t]);
   }
-  return hours;
+  return result;
 }

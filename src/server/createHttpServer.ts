@@ -31,6 +31,8 @@ import { registerBeaconRoute } from './beaconRoute';
 import { installErrorHandler } from './installErrorHandler';
 import { installRateLimit } from './installRateLimit';
 import type { RateLimits } from './installRateLimit';
+import { registerExport } from './registerExport';
+import type { ExportRouteOptions } from './registerExport';
 
 export interface ServerLimits extends WebSocketLimits, RateLimits {
   readonly maxBodyBytes: number;
@@ -54,6 +56,8 @@ export interface HttpServerOptions {
   readonly ingest: HitIngest;
   /** False when /metrics is served on its own port (createMetricsServer) instead. */
   readonly metricsRoute: boolean;
+  /** GET /export (streamed CSV/NDJSON series); absent: no export route. */
+  readonly export?: ExportRouteOptions | undefined;
 }
 
 export interface HttpServer {
@@ -134,6 +138,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
       return reply.type(metrics.registry.contentType).send(body);
     });
   }
+  if (options.export) registerExport(app, options.export);
   const subscriptions = attachSubscriptions({
     server: app.server,
     schema: options.schema,

@@ -4,8 +4,14 @@ import { addHitToDaily } from './dailyStats';
 import { addHitToMonthly } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
 import { addHitToSeconds } from './secondStats';
+import { SITE_TOTAL_PAGE } from './siteTotals';
 
 export interface CounterBatchOptions {
+  /**
+   * Also count every hit in its site's totals (see siteTotals.ts): coalesced like pages, so a flush costs one
+   * more daily and one more monthly upsert per site and period, inside the same bulkWrites.
+   */
+  readonly siteTotals?: boolean | undefined;
   /** Second-level counting; absent when switched off. */
   readonly seconds?:
     | {
@@ -24,14 +30,21 @@ export class CounterBatch {
   hits = 0;
   /** Second-level documents start at this instant or later (older ones would be expired at once). */
   private readonly secondsFrom: number | undefined;
+  private readonly siteTotals: boolean;
 
   constructor(options: CounterBatchOptions = {}) {
     this.secondsFrom = options.seconds ? options.seconds.now - options.seconds.retentionMs : undefined;
+    this.siteTotals = options.siteTotals ?? false;
   }
 
   add(hit: Hit): void {
     addHitToDaily(this.daily, hit);
     addHitToMonthly(this.monthly, hit);
+    if (this.siteTotals) {
+      const total = { ...hit, page: SITE_TOTAL_PAGE };
+      addHitToDaily(this.daily, total);
+      addHitToMonthly(this.monthly, total);
+    }
     if (this.secondsFrom !== undefined && hit.at >= this.secondsFrom) addHitToSeconds(this.seconds, hit);
     this.hits += 1;
   }

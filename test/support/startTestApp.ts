@@ -2,7 +2,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { startApp } from '../../src/app';
-import type { App } from '../../src/app';
+import type { App, AppHooks } from '../../src/app';
 import { loadConfig } from '../../src/config/loadConfig';
 import { createLogger } from '../../src/logging/createLogger';
 import { testDatabaseName, testMongoUri } from './testDatabase';
@@ -39,10 +39,11 @@ export async function startTestApp(
   label: string,
   env: Record<string, string> = {},
   clock?: () => number,
+  hooks?: AppHooks,
 ): Promise<TestApp> {
   const dbName = testDatabaseName(label);
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', MONGODB_URI: testMongoUri(), MONGODB_DB: dbName, ...env });
-  const app = await startApp(config, createLogger({ level: 'silent', nodeEnv: 'test' }), clock);
+  const app = await startApp(config, createLogger({ level: 'silent', nodeEnv: 'test' }), clock, hooks);
   const graphqlUrl = `${app.url}/graphql`;
   return {
     ...app,

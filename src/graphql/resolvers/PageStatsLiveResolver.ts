@@ -6,7 +6,9 @@ import { Arg, Int, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import type { LiveUpdate } from '../../query/LiveSeries';
 import { parseLiveSeriesRequest } from '../../query/parseLiveSeriesRequest';
+import { formatWithOffset } from '../../time/formatWithOffset';
 import { Granularity } from '../../time/Granularity';
+import { UTC_ZONE } from '../../time/zoneOffset';
 import type { Context } from '../Context';
 import { LiveGranularity } from '../types/LiveGranularityEnum';
 import { PageStatsUpdateType } from '../types/PageStatsUpdateType';
@@ -16,6 +18,7 @@ interface LiveArgs {
   page: string;
   granularity: LiveGranularity;
   window: number;
+  timeZone: string | null;
 }
 
 function subscribe({ args, context }: SubscribeResolverData<unknown, LiveArgs, Context>): AsyncIterable<LiveUpdate> {
@@ -25,6 +28,7 @@ function subscribe({ args, context }: SubscribeResolverData<unknown, LiveArgs, C
       page: args.page,
       granularity: args.granularity === LiveGranularity.SECOND ? Granularity.SECOND : Granularity.MINUTE,
       window: args.window,
+      timeZone: args.timeZone,
     },
     context.services.seriesLimits,
   );
@@ -49,6 +53,12 @@ export class PageStatsLiveResolver {
       description: 'How many seconds back the window reaches: 1–3,600 for SECOND, 60–86,400 for MINUTE.',
     })
     _window: number,
+    @Arg('timeZone', () => String, {
+      nullable: true,
+      description:
+        'IANA time zone the buckets follow, as in pageStats (SECOND and MINUTE buckets coincide with UTC in every zone whose offset is whole minutes). Default UTC.',
+    })
+    _timeZone: string | null,
   ): PageStatsUpdateType {
     return {
       site: update.spec.site,
@@ -58,7 +68,11 @@ export class PageStatsLiveResolver {
       from: new Date(update.from),
       to: new Date(update.to),
       total: update.total,
-      points: update.points.map((point) => ({ t: new Date(point.t), hits: point.hits })),
+      points: update.points.map((point) => ({
+        t: new Date(point.t),
+        local: formatWithOffset(update.spec.timeZone ?? UTC_ZONE, point.t),
+        hits: point.hits,
+      })),
     };
   }
 }

@@ -2,17 +2,22 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { Granularity } from './GranularityEnum';
+import { SeriesComparisonType } from './SeriesComparisonType';
 import { SeriesPointType } from './SeriesPointType';
 
 @ObjectType('PageStats', {
-  description: 'A dense hit series for one page: every bucket that intersects the range, zeros included.',
+  description:
+    'A dense hit series for one page or a whole site: every bucket that intersects the range, zeros included.',
 })
 export class PageStatsType {
   @Field({ description: 'The site, as recorded.' })
   site!: string;
 
-  @Field({ description: 'The page path, as recorded.' })
+  @Field({ description: 'The page path, as recorded; the empty string for site totals (siteStats).' })
   page!: string;
+
+  @Field({ description: 'IANA time zone the buckets follow ("UTC" unless the query named one).' })
+  timeZone!: string;
 
   @Field(() => Granularity, { description: 'Bucket size.' })
   granularity!: Granularity;
@@ -37,4 +42,10 @@ export class PageStatsType {
     description: 'The same counts as `points`, as a compact list for charting libraries.',
   })
   values!: number[];
+
+  @Field(() => SeriesComparisonType, {
+    nullable: true,
+    description: 'The earlier series asked for with `compare`; null when none was.',
+  })
+  comparison!: SeriesComparisonType | null;
 }

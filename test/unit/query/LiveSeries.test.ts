@@ -138,6 +138,7 @@ describe('parseLiveSeriesRequest', () => {
       page: '/p',
       granularity: Granularity.SECOND,
       windowMs: 300_000,
+      timeZone: 'UTC',
     });
   });
 

@@ -26,6 +26,7 @@ describe('parseSeriesRequest for SECOND', () => {
       granularity: Granularity.SECOND,
       from: ms('2026-11-19T12:00:00Z'),
       to: ms('2026-11-19T12:10:00Z'),
+      timeZone: 'UTC',
     });
   });
 

@@ -25,9 +25,10 @@ describe('planSeries for SECOND', () => {
     ['2024-02-29T23:59:30Z', '2024-03-01T00:00:30Z', '2024-02-29T23:59:00.000Z', '2024-03-01T00:00:00.000Z', 60],
   ])('reads [%s, %s) from minute documents %s to %s (%d buckets)', (from, to, first, last, buckets) => {
     const plan = planSeries(request(from, to));
-    expect(plan.source).toBe('seconds');
-    expect(iso(plan.range.first)).toBe(first);
-    expect(iso(plan.range.last)).toBe(last);
+    expect(plan.reads).toHaveLength(1);
+    expect(plan.reads[0]?.source).toBe('seconds');
+    expect(iso(plan.reads[0]?.ranges[0]?.first as number)).toBe(first);
+    expect(iso(plan.reads[0]?.ranges[0]?.last as number)).toBe(last);
     expect(plan.bucketStarts).toHaveLength(buckets);
     expect(plan.end).toBe((plan.bucketStarts[buckets - 1] as number) + 1000);
   });

@@ -1,0 +1,41 @@
+/** Maps a series (and the one it is compared with) to the GraphQL PageStats shape. */
+import type { Series } from '../query/Series';
+import { formatWithOffset } from '../time/formatWithOffset';
+import { UTC_ZONE } from '../time/zoneOffset';
+import type { Comparison } from './types/ComparisonEnum';
+import type { PageStatsType } from './types/PageStatsType';
+import type { SeriesPointType } from './types/SeriesPointType';
+
+export function toPageStats(series: Series, compared?: { kind: Comparison; series: Series }): PageStatsType {
+  const zone = series.request.timeZone ?? UTC_ZONE;
+  return {
+    site: series.request.site,
+    page: series.request.page,
+    granularity: series.request.granularity,
+    timeZone: zone,
+    from: new Date(series.from),
+    to: new Date(series.to),
+    total: series.total,
+    points: toPoints(series, zone),
+    values: series.points.map((point) => point.hits),
+    comparison: compared
+      ? {
+          kind: compared.kind,
+          from: new Date(compared.series.from),
+          to: new Date(compared.series.to),
+          total: compared.series.total,
+          change: compared.series.total === 0 ? null : (series.total - compared.series.total) / compared.series.total,
+          points: toPoints(compared.series, zone),
+          values: compared.series.points.map((point) => point.hits),
+        }
+      : null,
+  };
+}
+
+function toPoints(series: Series, zone: string): SeriesPointType[] {
+  return series.points.map((point) => ({
+    t: new Date(point.t),
+    local: formatWithOffset(zone, point.t),
+    hits: point.hits,
+  }));
+}

@@ -1,0 +1,37 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { Field, Float, ObjectType } from 'type-graphql';
+import { DateTimeScalar } from '../scalars/DateTimeScalar';
+import { Comparison } from './ComparisonEnum';
+import { SeriesPointType } from './SeriesPointType';
+
+@ObjectType('SeriesComparison', {
+  description: 'The earlier series a series is compared with, in the same granularity and time zone.',
+})
+export class SeriesComparisonType {
+  @Field(() => Comparison, { description: 'Which earlier series this is.' })
+  kind!: Comparison;
+
+  @Field(() => DateTimeScalar, { description: 'Start of its first bucket.' })
+  from!: Date;
+
+  @Field(() => DateTimeScalar, { description: 'End of its last bucket (exclusive).' })
+  to!: Date;
+
+  @Field(() => GraphQLSafeInt, { description: 'Sum of its points.' })
+  total!: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Relative change of the current total against this one: (current - earlier) / earlier, e.g. 0.25 for +25 %. Null when the earlier total is 0.',
+  })
+  change!: number | null;
+
+  @Field(() => [SeriesPointType], {
+    description: 'One point per bucket, in time order (PREVIOUS_PERIOD: as many as the current series).',
+  })
+  points!: SeriesPointType[];
+
+  @Field(() => [GraphQLSafeInt], { description: 'The same counts as `points`, as a compact list.' })
+  values!: number[];
+}

@@ -1,0 +1,138 @@
+/**
+ * topPages: every page of a site ranked by its hits in the DAY buckets (in the time zone) that intersect the
+ * range, as a Relay connection. The range is split into stored counters exactly as a series bucket is
+ * (counterPieces): whole UTC days from monthly documents, boundary hours and minutes from the boundary days' daily
+ * documents, each source one streamed find over the site's documents on those dates. Cost grows with the number
+ * of pages × documents per page in the range (docs/benchmarks.md), and since every page is summed anyway,
+ * `totalCount` (pages with at least one hit) is exact and free.
+ */
+import { BadUserInputError } from '../errors/BadUserInputError';
+import { parseSite } from '../ingest/parseHit';
+import type { SitePageDocument, SitePageFields } from '../store/SitePageScan';
+import { Granularity } from '../time/Granularity';
+import { bucketCountIn, bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';
+import { counterPieces } from './counterPieces';
+import { connection } from './ImpressionQueries';
+import type { ImpressionConnection } from './ImpressionQueries';
+import { parseTimeZone } from './parseTimeZone';
+import { compareTopPages, decodeTopPageCursor, encodeTopPageCursor } from './topPageCursor';
+import type { PageHits } from './topPageCursor';
+
+export interface SitePageReader {
+  forEachPage(
+    site: string,
+    dates: readonly number[],
+    fields: SitePageFields,
+    onDocument: (doc: SitePageDocument) => void,
+  ): Promise<void>;
+}
+
+export interface TopPagesArgs {
+  readonly site: string;
+  readonly from: Date;
+  readonly to: Date;
+  readonly timeZone?: string | null | undefined;
+  readonly first: number;
+  readonly after?: string | null | undefined;
+}
+
+export interface TopPagesResult extends ImpressionConnection<PageHits> {
+  /** Pages with at least one hit in the range. */
+  readonly totalCount: number;
+  /** The days counted: start of the first, end of the last. */
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface TopPagesLimits {
+  readonly maxPageSize: number;
+  /** Largest number of days a ranking may span. */
+  readonly maxDays: number;
+}
+
+export class TopPagesQuery {
+  constructor(
+    private readonly reader: SitePageReader,
+    private readonly limits: TopPagesLimits,
+  ) {}
+
+  async topPages(args: TopPagesArgs): Promise<TopPagesResult> {
+    const site = parseSite(args.site);
+    const zone = parseTimeZone(args.timeZone);
+    const first = this.parseFirst(args.first);
+    const after = args.after == null ? undefined : decodeTopPageCursor(args.after);
+    const { from, to } = this.parseRange(zone, args.from, args.to);
+    const totals = await this.sumPages(site, from, to);
+    const ranked = [...totals]
+      .filter(([, hits]) => hits > 0)
+      .map(([page, hits]) => ({ page, hits }))
+      .sort(compareTopPages);
+    const start = after ? ranked.findIndex((row) => compareTopPages(row, after) > 0) : 0;
+    const rows = start < 0 ? [] : ranked.slice(start, start + first + 1);
+    return { ...connection(rows, first, encodeTopPageCursor), totalCount: ranked.length, from, to };
+  }
+
+  /** Hits per page over [from, to): one streamed find per stored level the range's boundaries need. */
+  private async sumPages(site: string, from: number, to: number): Promise<Map<string, number>> {
+    const wanted = new Map<'monthly' | 'hourly' | 'minute', Map<number, Array<(doc: SitePageDocument) => unknown>>>();
+    const hours = new Set<number>();
+    for (const piece of counterPieces(from, to)) {
+      const byDoc = wanted.get(piece.source) ?? new Map<number, Array<(doc: SitePageDocument) => unknown>>();
+      wanted.set(piece.source, byDoc);
+      const getters = byDoc.get(piece.doc) ?? [];
+      byDoc.set(piece.doc, getters);
+      if (piece.source === 'monthly') getters.push((doc) => doc.daily?.[piece.dayOfMonth]);
+      else if (piece.source === 'hourly') getters.push((doc) => doc.hourly?.[piece.hour]);
+      else {
+        hours.add(piece.hour);
+        getters.push((doc) => doc.minute?.[piece.hour]?.[piece.minute]);
+      }
+    }
+    const totals = new Map<string, number>();
+    for (const [source, byDoc] of wanted) {
+      const fields: SitePageFields = source === 'minute' ? { kind: 'minute', hours } : { kind: source };
+      await this.reader.forEachPage(site, [...byDoc.keys()], fields, (doc) => {
+        let sum = 0;
+        for (const get of byDoc.get(doc.date) ?? []) sum += number(get(doc));
+        if (sum !== 0) totals.set(doc.page, (totals.get(doc.page) ?? 0) + sum);
+      });
+    }
+    return totals;
+  }
+
+  private parseRange(zone: string, fromDate: Date, toDate: Date): { from: number; to: number } {
+    const from = fromDate.getTime();
+    const to = toDate.getTime();
+    if (from >= to) {
+      throw new BadUserInputError(
+        `range.from must be before range.to, got from ${fromDate.toISOString()} and to ${toDate.toISOString()}`,
+        'range',
+      );
+    }
+    const days = bucketCountIn(zone, Granularity.DAY, from, to, this.limits.maxDays);
+    if (days > this.limits.maxDays) {
+      throw new BadUserInputError(
+        `range spans ${days} days, more than the limit of ${this.limits.maxDays} (QUERY_MAX_BUCKETS) for topPages`,
+        'range',
+      );
+    }
+    const starts = bucketStartsIn(zone, Granularity.DAY, from, to);
+    return { from: starts[0] as number, to: nextBucketIn(zone, Granularity.DAY, starts[starts.length - 1] as number) };
+  }
+
+  private parseFirst(first: number): number {
+    if (!Number.isSafeInteger(first) || first < 1 || first > this.limits.maxPageSize) {
+      throw new BadUserInputError(
+        `first must be an integer from 1 to ${this.limits.maxPageSize} (TOP_PAGES_MAX_PAGE), got ${first}`,
+        'first',
+      );
+    }
+    return first;
+  }
+}
+
+function number(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (value === undefined || value === null) return 0;
+  return Number(value);
+}

@@ -1,0 +1,168 @@
+/**
+ * `GET /export`: any series (a page's, or a site's totals when `page` is absent) as a streamed CSV or NDJSON file.
+ * Parameters: site, page?, from, to (ISO-8601 with offset), granularity (default DAY), timeZone (default UTC),
+ * format (csv | ndjson, default csv). Everything is validated before the first byte is sent, so a bad request is a
+ * 4xx with the GraphQL error shape; rows then stream chunk by chunk (exportSeries). The optional `authorize` hook
+ * runs before any read (the security branch's read-scope check plugs in here).
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/AppError';
+import { BadUserInputError } from '../errors/BadUserInputError';
+import { describe } from '../errors/describe';
+import { parseDateTime } from '../graphql/scalars/DateTimeScalar';
+import type { Logger } from '../logging/createLogger';
+import { exportSeries } from '../query/exportSeries';
+import { parseSeriesRequest } from '../query/parseSeriesRequest';
+import type { SeriesLimits } from '../query/parseSeriesRequest';
+import type { SeriesRequest } from '../query/Series';
+import type { SeriesReader } from '../query/SeriesReader';
+import { Granularity } from '../time/Granularity';
+import { EXPORT_CONTENT_TYPES, exportHeader, exportRows } from './exportFormats';
+import type { ExportFormat } from './exportFormats';
+
+/** Throws a typed error (UNAUTHENTICATED, FORBIDDEN, …) when the request may not read `site`. */
+export type ExportAuthorize = (request: FastifyRequest, site: string) => Promise<void>;
+
+export interface ExportRouteOptions {
+  readonly reader: SeriesReader;
+  readonly limits: SeriesLimits;
+  readonly clock: () => number;
+  readonly logger: Logger;
+  readonly authorize?: ExportAuthorize | undefined;
+}
+
+const STATUS: Record<string, number> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  SERVICE_UNAVAILABLE: 503,
+};
+const FORMATS: readonly ExportFormat[] = ['csv', 'ndjson'];
+const PARAMETERS = new Set(['site', 'page', 'from', 'to', 'granularity', 'timeZone', 'format']);
+
+export function registerExport(app: FastifyInstance, options: ExportRouteOptions): void {
+  app.get('/export', async (request, reply) => {
+    let series: SeriesRequest;
+    let format: ExportFormat;
+    try {
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      format = parseFormat(query.format);
+      series = parseExportRequest(query, options);
+      await options.authorize?.(request, series.site);
+    } catch (error) {
+      return sendError(reply, error, options.logger);
+    }
+    const filename = `tally-${series.site.replace(/[^A-Za-z0-9._-]/g, '_')}-${series.granularity.toLowerCase()}.${format}`;
+    reply
+      .header('content-type', EXPORT_CONTENT_TYPES[format])
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'no-store');
+    return reply.send(Readable.from(rows(options, series, format, request)));
+  });
+}
+
+async function* rows(
+  options: ExportRouteOptions,
+  request: SeriesRequest,
+  format: ExportFormat,
+  http: FastifyRequest,
+): AsyncGenerator<string> {
+  yield exportHeader(format);
+  try {
+    for await (const chunk of exportSeries(options.reader, request)) yield exportRows(format, chunk);
+  } catch (error) {
+    // Headers are sent: the client sees a truncated file (no final line end), and we log why.
+    options.logger.error({ err: error, url: http.url }, 'export failed while streaming');
+    throw error;
+  }
+}
+
+function parseExportRequest(query: Record<string, unknown>, options: ExportRouteOptions): SeriesRequest {
+  for (const name of Object.keys(query)) {
+    if (!PARAMETERS.has(name)) {
+      throw new BadUserInputError(
+        `unknown parameter ${describe(name)}; expected some of ${[...PARAMETERS].join(', ')}`,
+        name,
+      );
+    }
+  }
+  const site = single(query, 'site', true) as string;
+  const page = single(query, 'page', false);
+  const granularity = single(query, 'granularity', false) ?? Granularity.DAY;
+  if (!(Object.values(Granularity) as string[]).includes(granularity)) {
+    throw new BadUserInputError(
+      `granularity must be one of ${Object.values(Granularity).join(', ')}, got ${describe(granularity)}`,
+      'granularity',
+    );
+  }
+  return parseSeriesRequest(
+    {
+      site,
+      page,
+      granularity: granularity as Granularity,
+      from: dateTime(query, 'from'),
+      to: dateTime(query, 'to'),
+      timeZone: single(query, 'timeZone', false),
+    },
+    options.limits,
+    options.clock(),
+  );
+}
+
+function parseFormat(value: unknown): ExportFormat {
+  if (value === undefined) return 'csv';
+  if (typeof value === 'string' && (FORMATS as readonly string[]).includes(value)) return value as ExportFormat;
+  throw new BadUserInputError(`format must be csv or ndjson, got ${describe(value)}`, 'format');
+}
+
+function single(query: Record<string, unknown>, name: string, required: boolean): string | undefined {
+  const value = query[name];
+  if (value === undefined) {
+    if (required) throw new BadUserInputError(`${name} is required`, name);
+    return undefined;
+  }
+  if (typeof value !== 'string')
+    throw new BadUserInputError(`${name} must be given once, got ${describe(value)}`, name);
+  return value;
+}
+
+function dateTime(query: Record<string, unknown>, name: 'from' | 'to'): Date {
+  const value = single(query, name, true);
+  try {
+    return parseDateTime(value);
+  } catch (error) {
+    if (error instanceof AppError) throw new BadUserInputError(`${name}: ${error.message}`, name);
+    throw error;
+  }
+}
+
+function sendError(reply: FastifyReply, error: unknown, logger: Logger): FastifyReply {
+  const code = errorCode(error);
+  const status = code === undefined ? undefined : STATUS[code];
+  if (code === undefined || status === undefined) {
+    logger.error({ err: error }, 'unexpected error in GET /export');
+    return reply
+      .code(500)
+      .send({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+  }
+  const field = (error as { field?: unknown }).field;
+  return reply.code(status).send({
+    errors: [
+      {
+        message: (error as Error).message,
+        extensions: { code, ...(typeof field === 'string' ? { field } : {}) },
+      },
+    ],
+  });
+}
+
+/** Our AppErrors, or any typed error carrying `code` or `extensions.code` (e.g. the auth hook's). */
+function errorCode(error: unknown): string | undefined {
+  if (error instanceof AppError) return error.code;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const direct = (error as { code?: unknown }).code;
+  if (typeof direct === 'string' && direct in STATUS) return direct;
+  const nested = (error as { extensions?: { code?: unknown } }).extensions?.code;
+  return typeof nested === 'string' && nested in STATUS ? nested : undefined;
+}

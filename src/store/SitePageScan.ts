@@ -1,0 +1,83 @@
+/**
+ * Reads every page document of one site on given dates, for ranking pages (topPages). A site with 100,000 pages
+ * has 100,000 monthly documents a month: the ranking streams them through a cursor, projecting only the counters it
+ * needs, and never gathers them in one document (a page→count map would pass 16 MB at ~8,000 pages of 2 KB paths
+ * and be rewritten whole on every update). The `site_date` index makes each date a tight index range on MongoDB;
+ * index keys never change after insert (updates only `$inc` counters), so it costs writes nothing after a
+ * document's first upsert.
+ */
+import type { Collection, Document } from 'mongodb';
+import type { DailyStatsDocument } from './dailyStats';
+import { dailyCollection } from './dailyStats';
+import type { Database } from './connectDatabase';
+import { ensureIndexes } from './ensureIndexes';
+import type { MonthlyStatsDocument } from './monthlyStats';
+import { monthlyCollection } from './monthlyStats';
+import { SITE_TOTAL_PAGE } from './siteTotals';
+import { translateDriverError } from './translateDriverError';
+
+export const SITE_DATE_INDEX = { key: { 'metadata.site': 1, 'metadata.date': 1 }, name: 'site_date' } as const;
+
+/** What a scan reads: monthly `daily`, daily `hourly`, or daily `minute.<h>` for some hours. */
+export type SitePageFields =
+  | { readonly kind: 'monthly' }
+  | { readonly kind: 'hourly' }
+  | { readonly kind: 'minute'; readonly hours: ReadonlySet<number> };
+
+export interface SitePageDocument {
+  readonly page: string;
+  /** metadata.date, epoch ms. */
+  readonly date: number;
+  readonly daily?: Record<string, unknown> | undefined;
+  readonly hourly?: Record<string, unknown> | undefined;
+  readonly minute?: Record<string, Record<string, unknown> | undefined> | undefined;
+}
+
+export class SitePageScan {
+  private readonly daily: Collection<DailyStatsDocument>;
+  private readonly monthly: Collection<MonthlyStatsDocument>;
+
+  constructor(database: Database) {
+    this.daily = dailyCollection(database.db);
+    this.monthly = monthlyCollection(database.db);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await ensureIndexes(this.daily, [SITE_DATE_INDEX]);
+    await ensureIndexes(this.monthly, [SITE_DATE_INDEX]);
+  }
+
+  /** Calls `onDocument` for every page document (not the site total) of `site` dated at one of `dates`: one find. */
+  async forEachPage(
+    site: string,
+    dates: readonly number[],
+    fields: SitePageFields,
+    onDocument: (doc: SitePageDocument) => void,
+  ): Promise<void> {
+    if (dates.length === 0) return;
+    const collection = (fields.kind === 'monthly' ? this.monthly : this.daily) as unknown as Collection<Document>;
+    const projection: Document = { _id: 0, 'metadata.page': 1, 'metadata.date': 1 };
+    if (fields.kind === 'monthly') projection.daily = 1;
+    else if (fields.kind === 'hourly') projection.hourly = 1;
+    else for (const hour of fields.hours) projection[`minute.${hour}`] = 1;
+    try {
+      const cursor = collection.find(
+        { 'metadata.site': site, 'metadata.date': { $in: dates.map((d) => new Date(d)) } },
+        { projection, batchSize: 10_000 },
+      );
+      for await (const doc of cursor) {
+        const metadata = doc.metadata as { page: string; date: Date };
+        if (metadata.page === SITE_TOTAL_PAGE) continue;
+        onDocument({
+          page: metadata.page,
+          date: metadata.date.getTime(),
+          daily: doc.daily as SitePageDocument['daily'],
+          hourly: doc.hourly as SitePageDocument['hourly'],
+          minute: doc.minute as SitePageDocument['minute'],
+        });
+      }
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import type { Hit } from '../../src/ingest/Hit';
+import { TopPagesQuery } from '../../src/query/TopPagesQuery';
+import type { TopPagesResult } from '../../src/query/TopPagesQuery';
+import { CounterBatch } from '../../src/store/CounterBatch';
+import { CounterStore } from '../../src/store/CounterStore';
+import { SitePageScan } from '../../src/store/SitePageScan';
+import { connectTestDatabase } from '../support/testDatabase';
+import type { TestDatabase } from '../support/testDatabase';
+
+const ms = (iso: string): number => Date.parse(iso);
+const HOUR = 3_600_000;
+const SPAN_FROM = ms('2026-03-25T00:00:00Z');
+const SPAN_TO = ms('2026-04-08T00:00:00Z');
+const PAGES = ['/', '/a', '/b', '/b/c', '/Z', '/ü', '/a?x=1'];
+
+let database: TestDatabase;
+let store: CounterStore;
+let query: TopPagesQuery;
+
+beforeAll(async () => {
+  database = await connectTestDatabase('top_pages');
+  store = new CounterStore(database);
+  await store.ensureIndexes();
+  const scan = new SitePageScan(database);
+  await scan.ensureIndexes();
+  query = new TopPagesQuery(scan, { maxPageSize: 100, maxDays: 10_000 });
+});
+
+afterAll(async () => {
+  await database.dropAndClose();
+});
+
+async function write(hits: readonly Hit[]): Promise<void> {
+  const batch = new CounterBatch({ siteTotals: true });
+  hits.forEach((hit) => batch.add(hit));
+  await store.write(batch);
+}
+
+/** Every page of the ranking, read `first` at a time through the cursors. */
+async function readAll(
+  site: string,
+  from: number,
+  to: number,
+  timeZone: string,
+  first: number,
+): Promise<{ rows: Array<{ page: string; hits: number }>; pages: TopPagesResult[] }> {
+  const pages: TopPagesResult[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page = await query.topPages({ site, from: new Date(from), to: new Date(to), timeZone, first, after });
+    pages.push(page);
+    if (!page.pageInfo.hasNextPage) break;
+    after = page.pageInfo.endCursor;
+  }
+  return { rows: pages.flatMap((p) => p.edges.map((e) => e.node)), pages };
+}
+
+function naiveRanking(hits: readonly Hit[], from: number, to: number): Array<{ page: string; hits: number }> {
+  const totals = new Map<string, number>();
+  for (const hit of hits)
+    if (hit.at >= from && hit.at < to) totals.set(hit.page, (totals.get(hit.page) ?? 0) + hit.count);
+  return [...totals]
+    .map(([page, count]) => ({ page, hits: count }))
+    .sort((a, b) => b.hits - a.hits || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
+}
+
+describe('topPages', () => {
+  it('equals a naive ranking of the counted days, ties by page, across every page of results', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        // Counts of 1–2 make ties common.
+        fc.array(
+          fc.record({
+            page: fc.constantFrom(...PAGES),
+            at: fc.integer({ min: SPAN_FROM, max: SPAN_TO - 1 }),
+            count: fc.integer({ min: 1, max: 2 }),
+          }),
+          { minLength: 0, maxLength: 60 },
+        ),
+        fc.integer({ min: SPAN_FROM, max: SPAN_TO - 1 }),
+        fc.integer({ min: 1, max: 9 * 24 * HOUR }),
+        fc.constantFrom('UTC', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe'),
+        fc.integer({ min: 1, max: 4 }),
+        async (raw, from, length, timeZone, first) => {
+          const site = `top-${run++}`;
+          const hits: Hit[] = raw.map((h) => ({ site, ...h }));
+          if (hits.length > 0) await write(hits);
+          const { rows, pages } = await readAll(site, from, from + length, timeZone, first);
+          const counted = pages[0] as TopPagesResult;
+          const expected = naiveRanking(hits, counted.from, counted.to);
+          expect(rows).toEqual(expected);
+          for (const page of pages) {
+            expect(page.totalCount).toBe(expected.length);
+            expect(page.edges.length).toBeLessThanOrEqual(first);
+          }
+          // The counted span is whole local days around the range.
+          expect(counted.from).toBeLessThanOrEqual(from);
+          expect(counted.to).toBeGreaterThanOrEqual(from + length);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it('rejects a cursor it did not issue, naming the argument', async () => {
+    await expect(
+      query.topPages({ site: 's', from: new Date(SPAN_FROM), to: new Date(SPAN_TO), first: 1, after: 'bogus' }),
+    ).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: 'after must be a cursor returned by topPages, got "bogus"',
+    });
+  });
+
+  it('rejects an unknown time zone, naming it', async () => {
+    await expect(
+      query.topPages({ site: 's', from: new Date(SPAN_FROM), to: new Date(SPAN_TO), first: 1, timeZone: 'Mars/Base' }),
+    ).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: 'timeZone must be an IANA time zone name such as "Europe/Berlin" or "UTC", got "Mars/Base"',
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import type { Series } from '../../../src/query/Series';
+import { exportHeader, exportRows } from '../../../src/server/exportFormats';
+import { Granularity } from '../../../src/time/Granularity';
+
+const ms = (iso: string): number => Date.parse(iso);
+
+function series(site: string, page: string, timeZone: string): Series {
+  const t0 = ms('2026-03-29T00:00:00Z');
+  return {
+    request: { site, page, granularity: Granularity.HOUR, from: t0, to: t0 + 7_200_000, timeZone },
+    from: t0,
+    to: t0 + 7_200_000,
+    total: 3,
+    points: [
+      { t: t0, hits: 1 },
+      { t: t0 + 3_600_000, hits: 2 },
+    ],
+  };
+}
+
+describe('export formats', () => {
+  it('writes CSV with a byte order mark, CRLF and offsets across a DST change', () => {
+    expect(exportHeader('csv')).toBe('\uFEFFstart,end,hits,site,page\r\n');
+    expect(exportRows('csv', series('example.com', '/a', 'Europe/Berlin'))).toBe(
+      '2026-03-29T01:00:00+01:00,2026-03-29T03:00:00+02:00,1,example.com,/a\r\n' +
+        '2026-03-29T03:00:00+02:00,2026-03-29T04:00:00+02:00,2,example.com,/a\r\n',
+    );
+  });
+
+  it.each([
+    ['/a,b', '"/a,b"'],
+    ['/say "hi"', '"/say ""hi"""'],
+    ['/plain', '/plain'],
+  ])('quotes the page %j as %s', (page, cell) => {
+    expect(exportRows('csv', series('s', page, 'UTC')).split('\r\n')[0]).toBe(
+      `2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,1,s,${cell}`,
+    );
+  });
+
+  it.each([
+    ['=cmd', "'=cmd"],
+    ['+1', "'+1"],
+    ['-x', "'-x"],
+    ['@sum', "'@sum"],
+  ])('keeps a spreadsheet from running site %j as a formula', (site, cell) => {
+    expect(exportRows('csv', series(site, '/a', 'UTC')).split(',')[3]).toBe(cell);
+  });
+
+  it('writes NDJSON objects with the same columns, site totals with an empty page', () => {
+    expect(exportHeader('ndjson')).toBe('');
+    const lines = exportRows('ndjson', series('s', '', 'Asia/Kathmandu'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
+    expect(lines[0]).toEqual({
+      start: '2026-03-29T05:45:00+05:45',
+      end: '2026-03-29T06:45:00+05:45',
+      hits: 1,
+      site: 's',
+      page: '',
+    });
+  });
+});
