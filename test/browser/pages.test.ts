@@ -252,25 +252,49 @@ describe('the dashboard', () => {
     await page.locator('input[name="key"]').fill(SECRETS.dashboard);
     await page.getByRole('button', { name: 'Show' }).click();
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
-    const totals = async (): Promise<string[]> =>
-      page.locator('#totals tbody td.total, #grand-total').allTextContents();
-    expect(await totals()).toEqual(['4', '2', '6']);
+    // The whole site (siteStats) first, then the chosen pages (pageStats).
+    const totals = async (): Promise<string[]> => page.locator('#totals tbody td.total').allTextContents();
+    expect(await totals()).toEqual(['6', '4', '2']);
     expect(await page.locator('#chart canvas').count()).toBe(1);
-    expect(await page.locator('#chart .u-legend .u-series').count()).toBe(3); // time + two pages
+    expect(await page.locator('#chart .u-legend .u-series').count()).toBe(4); // time, site, two pages
 
     await app.graphqlAs(
       OPS,
       'mutation { recordHits(hits: [{ site: "dash.test", page: "/pricing", count: 5 }]) { total } }',
     );
-    await page.locator('#grand-total', { hasText: /^11$/ }).waitFor(WAIT);
-    expect(await totals()).toEqual(['4', '7', '11']);
+    await page.locator('#totals tbody tr.site td.total', { hasText: /^11$/ }).waitFor(WAIT);
+    expect(await totals()).toEqual(['11', '4', '7']);
     await screenshot(page, 'dashboard', { x: 0, y: 0, width: 1200, height: 600 });
 
     // Another range re-reads the series: the week at hour granularity (minutes are not offered) has them too.
     await page.locator('select[name="range"]').selectOption('7d');
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
-    await page.locator('#grand-total', { hasText: /^11$/ }).waitFor(WAIT);
+    await page.locator('#totals tbody tr.site td.total', { hasText: /^11$/ }).waitFor(WAIT);
+    expect(await totals()).toEqual(['11', '4', '7']);
     expect(new URL(page.url()).searchParams.get('granularity')).toBe('HOUR');
+    await page.close();
+  });
+
+  it("charts the site's top pages when no page is chosen", async () => {
+    const at = new Date(Date.now() - 5 * 60_000).toISOString();
+    await app.graphqlAs(
+      OPS,
+      `mutation { recordHits(hits: [
+        { site: "top.test", page: "/b", count: 1, at: "${at}" },
+        { site: "top.test", page: "/a", count: 3, at: "${at}" }
+      ]) { total } }`,
+    );
+    const page = await chromium.context.newPage();
+    await page.goto(`${app.url}/dashboard?site=top.test&range=24h`);
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    const rows = await page.locator('#totals tbody tr').allInnerTexts();
+    expect(rows.map((row) => row.split('\t').map((cell) => cell.trim()))).toEqual([
+      ['top.test (whole site)', '4'],
+      ['/a', '3'],
+      ['/b', '1'],
+    ]);
     await page.close();
   });
 });

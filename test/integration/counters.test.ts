@@ -173,7 +173,11 @@ describe.each([['shardKey'], ['idOnly']] as const)('pre-aggregated counters with
       expect(database.commands.get('find')).toBe(1);
     } else {
       // FerretDB's way: one find per needed document, by exact _id (two pages × two days here).
-      const ids = new Set(requests.flatMap((request) => planSeries(request).reads.flatMap((read) => read.ranges.flatMap(dailyDocumentIds))));
+      const ids = new Set(
+        requests.flatMap((request) =>
+          planSeries(request).reads.flatMap((read) => read.ranges.flatMap(dailyDocumentIds)),
+        ),
+      );
       expect(ids.size).toBe(4);
       expect(database.commands.get('find')).toBe(ids.size);
     }

@@ -1,6 +1,8 @@
 /**
- * The one query a dashboard view costs: a `pageStats` field per charted page, aliased p0, p1, …, all with
- * the same range and granularity — the frontend asks for exactly the series it draws.
+ * The queries a dashboard view costs. Without chosen pages, one `topPages` query picks the site's busiest
+ * pages over the range. Then one query reads every series the chart draws: `siteStats` for the whole site
+ * (not kept per second) and a `pageStats` per page, aliased p0, p1, …, all with the same range and
+ * granularity — the frontend asks for exactly the series it draws.
  */
 import type { Granularity } from './ranges';
 
@@ -11,14 +13,29 @@ export interface SeriesResult {
   points: { t: string; hits: number }[];
 }
 
-export function seriesQuery(pageCount: number): string {
+export const TOP_PAGES_QUERY = `query DashboardTopPages($site: String!, $from: DateTime!, $to: DateTime!, $first: Int!) {
+  topPages(site: $site, range: { from: $from, to: $to }, first: $first) { edges { node { page hits } } }
+}`;
+
+/** siteStats reads site-level documents, which exist from MINUTE to MONTH. */
+export function hasSiteSeries(granularity: Granularity): boolean {
+  return granularity !== 'SECOND';
+}
+
+export function seriesQuery(pageCount: number, withSite: boolean): string {
+  const series = '{ from to total points { t hits } }';
   const pageVars = Array.from({ length: pageCount }, (_, i) => `, $p${i}: String!`).join('');
   const fields = Array.from(
     { length: pageCount },
     (_, i) =>
-      `  p${i}: pageStats(site: $site, page: $p${i}, range: { from: $from, to: $to }, granularity: $granularity) { from to total points { t hits } }`,
-  ).join('\n');
-  return `query DashboardSeries($site: String!, $from: DateTime!, $to: DateTime!, $granularity: Granularity!${pageVars}) {\n${fields}\n}`;
+      `  p${i}: pageStats(site: $site, page: $p${i}, range: { from: $from, to: $to }, granularity: $granularity) ${series}`,
+  );
+  if (withSite) {
+    fields.unshift(
+      `  site: siteStats(site: $site, range: { from: $from, to: $to }, granularity: $granularity) ${series}`,
+    );
+  }
+  return `query DashboardSeries($site: String!, $from: DateTime!, $to: DateTime!, $granularity: Granularity!${pageVars}) {\n${fields.join('\n')}\n}`;
 }
 
 export function seriesVariables(

@@ -30,19 +30,21 @@ const oneSite = (args: Args): string[] => (typeof args.site === 'string' ? [args
 const allSites = (): typeof ALL_SITES => ALL_SITES;
 const length = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
+/** Buckets of a series field (pageStats, siteStats), from its coerced range and granularity. */
+function seriesCost(args: Args): FieldCost {
+  const range = args.range as { from?: unknown; to?: unknown } | undefined;
+  const from = range?.from instanceof Date ? range.from.getTime() : NaN;
+  const to = range?.to instanceof Date ? range.to.getTime() : NaN;
+  if (!Number.isFinite(from) || !Number.isFinite(to)) return {};
+  return { buckets: bucketCount(args.granularity as Granularity, from, to) };
+}
+
 export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
   serverInfo: { scope: 'read', sites: () => [] },
-  pageStats: {
-    scope: 'read',
-    sites: oneSite,
-    cost(args) {
-      const range = args.range as { from?: unknown; to?: unknown } | undefined;
-      const from = range?.from instanceof Date ? range.from.getTime() : NaN;
-      const to = range?.to instanceof Date ? range.to.getTime() : NaN;
-      if (!Number.isFinite(from) || !Number.isFinite(to)) return {};
-      return { buckets: bucketCount(args.granularity as Granularity, from, to) };
-    },
-  },
+  pageStats: { scope: 'read', sites: oneSite, cost: seriesCost },
+  // Branch `dashboards`' site-level reads, opened to `read` keys when merged with `security` (branch `browser`).
+  siteStats: { scope: 'read', sites: oneSite, cost: seriesCost },
+  topPages: { scope: 'read', sites: oneSite },
   pageStatsLive: { scope: 'read', sites: oneSite },
   userImpressions: { scope: 'read', sites: allSites },
   itemImpressions: { scope: 'read', sites: allSites },

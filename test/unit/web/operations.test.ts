@@ -1,13 +1,15 @@
 import { parse, validate } from 'graphql';
 import { buildSchema } from '../../../src/graphql/buildSchema';
-import { LIVE_SUBSCRIPTION, seriesQuery } from '../../../web/dashboard/seriesQuery';
+import { LIVE_SUBSCRIPTION, TOP_PAGES_QUERY, seriesQuery } from '../../../web/dashboard/seriesQuery';
 import { exampleQuery, exampleVariables } from '../../../web/playground/example';
 
 describe('the operations the browser pages send', () => {
   const schema = buildSchema();
 
   it.each([
-    ['the dashboard series query', seriesQuery(3)],
+    ['the dashboard series query', seriesQuery(3, true)],
+    ['the dashboard series query without the site', seriesQuery(1, false)],
+    ['the dashboard top pages query', TOP_PAGES_QUERY],
     ['the dashboard live subscription', LIVE_SUBSCRIPTION],
     ["the playground's example", exampleQuery],
   ])('%s is valid against the schema', (_name, source) => {

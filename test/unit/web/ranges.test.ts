@@ -36,8 +36,10 @@ describe('the dashboard pickers', () => {
 
 describe('the dashboard query', () => {
   it('asks for one aliased pageStats series per page, sharing range and granularity', () => {
-    const query = seriesQuery(2);
+    const query = seriesQuery(2, true);
     expect(query).toContain('$p0: String!, $p1: String!');
+    expect(query).toContain('site: siteStats(site: $site,');
+    expect(seriesQuery(1, false)).not.toContain('siteStats');
     expect(query).toContain('p1: pageStats(site: $site, page: $p1,');
     expect(seriesVariables('a.com', ['/', '/x'], { from: 'f', to: 't' }, 'HOUR')).toEqual({
       site: 'a.com',
