@@ -25,7 +25,7 @@ export type BeaconOutcome =
 
 export function registerBeaconRoute(
   app: FastifyInstance,
-  deps: { keyRing: KeyRing; ingest: HitIngest; metrics: Metrics },
+  deps: { keyRing: KeyRing; ingest: Pick<HitIngest, 'recordHit'>; metrics: Metrics },
 ): void {
   const { keyRing, metrics } = deps;
   const count = (outcome: BeaconOutcome): void => metrics.beaconRequests.inc({ outcome });

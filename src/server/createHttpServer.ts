@@ -53,7 +53,7 @@ export interface HttpServerOptions {
   readonly keyRing: KeyRing;
   readonly limits: ServerLimits;
   /** Where beacons (POST /api/hit) are recorded. */
-  readonly ingest: HitIngest;
+  readonly ingest: Pick<HitIngest, 'recordHit'>;
   /** False when /metrics is served on its own port (createMetricsServer) instead. */
   readonly metricsRoute: boolean;
   /** GET /export (streamed CSV/NDJSON series); absent: no export route. */
@@ -75,6 +75,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
     bodyLimit: limits.maxBodyBytes,
+  });
+
+  // Once closing, answer in-flight requests with `Connection: close`: a keep-alive socket that turns idle after
+  // close() began would otherwise hold the server open until its keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
 
   // One log line per request, with what an operator needs to find it (the key's name, never its secret).
@@ -110,6 +120,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     formatError,
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules,
+    // main.ts owns SIGTERM/SIGINT: Apollo's handlers would stop the server and re-send the signal before our
+    // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.
+    stopOnTerminationSignals: false,
     plugins: [
       fastifyApolloDrainPlugin(app),
       metricsPlugin<Context>(metrics, label),

@@ -43,7 +43,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dbName = testDatabaseName(label);
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', MONGODB_URI: testMongoUri(), MONGODB_DB: dbName, ...env });
-  const app = await startApp(config, createLogger({ level: 'silent', nodeEnv: 'test' }), clock, hooks);
+  const app = await startApp(config, createLogger({ level: 'silent', nodeEnv: 'test' }), clock, undefined, hooks);
   const graphqlUrl = `${app.url}/graphql`;
   return {
     ...app,
