@@ -29,7 +29,6 @@ import { createMetricsServer } from './server/createMetricsServer';
 import type { ExportAuthorize } from './server/registerExport';
 import { MISSING_ASSETS_MESSAGE, WebAssets } from './server/WebAssets';
 import { projectRoot } from './projectRoot';
-import type { SeriesReader } from './query/SeriesReader';
 import { TopPagesQuery } from './query/TopPagesQuery';
 import { SitePageScan } from './store/SitePageScan';
 import { connectDatabase } from './store/connectDatabase';
@@ -106,11 +105,6 @@ export async function startApp(
     if (!running) throw notReady();
     return running.services;
   };
-  const seriesReader: SeriesReader = {
-    findDaily: async (ranges, fields) => services().seriesReader.findDaily(ranges, fields),
-    findMonthly: async (ranges) => services().seriesReader.findMonthly(ranges),
-    findSeconds: async (ranges) => services().seriesReader.findSeconds(ranges),
-  };
   const webAssets = WebAssets.load(config.webDir ?? path.join(projectRoot(), 'dist', 'web'));
   if (webAssets.names().length === 0) logger.warn({ dir: webAssets.dir }, MISSING_ASSETS_MESSAGE);
   const keyRing = new KeyRing(config.auth.keys, config.auth.off);
@@ -142,11 +136,17 @@ export async function startApp(
       ingest: { recordHit: async (input) => services().ingest.recordHit(input) },
       metricsRoute: metricsServer === undefined,
       export: {
-        reader: seriesReader,
-        limits: {
-          ...seriesLimits(config),
-          maxBuckets: config.dashboards.exportMaxBuckets,
-          maxBucketsSetting: 'EXPORT_MAX_BUCKETS',
+        deps: () => {
+          if (!running)
+            throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
+          return {
+            reader: running.services.seriesReader,
+            limits: {
+              ...running.services.seriesLimits,
+              maxBuckets: config.dashboards.exportMaxBuckets,
+              maxBucketsSetting: 'EXPORT_MAX_BUCKETS',
+            },
+          };
         },
         clock,
         logger,

@@ -24,9 +24,15 @@ import type { ExportFormat } from './exportFormats';
 /** Throws a typed error (UNAUTHENTICATED, FORBIDDEN, …) when the request may not read `site`. */
 export type ExportAuthorize = (request: FastifyRequest, site: string) => Promise<void>;
 
-export interface ExportRouteOptions {
+/** What an export reads with; resolved per request, since the server listens before the database is ready. */
+export interface ExportDeps {
   readonly reader: SeriesReader;
   readonly limits: SeriesLimits;
+}
+
+export interface ExportRouteOptions {
+  /** Throws SERVICE_UNAVAILABLE while the database is not ready. */
+  readonly deps: () => ExportDeps;
   readonly clock: () => number;
   readonly logger: Logger;
   readonly authorize?: ExportAuthorize | undefined;
@@ -45,10 +51,12 @@ export function registerExport(app: FastifyInstance, options: ExportRouteOptions
   app.get('/export', async (request, reply) => {
     let series: SeriesRequest;
     let format: ExportFormat;
+    let deps: ExportDeps;
     try {
       const query = (request.query ?? {}) as Record<string, unknown>;
       format = parseFormat(query.format);
-      series = parseExportRequest(query, options);
+      deps = options.deps();
+      series = parseExportRequest(query, deps.limits, options.clock());
       await options.authorize?.(request, series.site);
     } catch (error) {
       return sendError(reply, error, options.logger);
@@ -58,27 +66,28 @@ export function registerExport(app: FastifyInstance, options: ExportRouteOptions
       .header('content-type', EXPORT_CONTENT_TYPES[format])
       .header('content-disposition', `attachment; filename="${filename}"`)
       .header('cache-control', 'no-store');
-    return reply.send(Readable.from(rows(options, series, format, request)));
+    return reply.send(Readable.from(rows(deps.reader, options.logger, series, format, request)));
   });
 }
 
 async function* rows(
-  options: ExportRouteOptions,
+  reader: SeriesReader,
+  logger: Logger,
   request: SeriesRequest,
   format: ExportFormat,
   http: FastifyRequest,
 ): AsyncGenerator<string> {
   yield exportHeader(format);
   try {
-    for await (const chunk of exportSeries(options.reader, request)) yield exportRows(format, chunk);
+    for await (const chunk of exportSeries(reader, request)) yield exportRows(format, chunk);
   } catch (error) {
     // Headers are sent: the client sees a truncated file (no final line end), and we log why.
-    options.logger.error({ err: error, url: http.url }, 'export failed while streaming');
+    logger.error({ err: error, url: http.url }, 'export failed while streaming');
     throw error;
   }
 }
 
-function parseExportRequest(query: Record<string, unknown>, options: ExportRouteOptions): SeriesRequest {
+function parseExportRequest(query: Record<string, unknown>, limits: SeriesLimits, now: number): SeriesRequest {
   for (const name of Object.keys(query)) {
     if (!PARAMETERS.has(name)) {
       throw new BadUserInputError(
@@ -105,8 +114,8 @@ function parseExportRequest(query: Record<string, unknown>, options: ExportRoute
       to: dateTime(query, 'to'),
       timeZone: single(query, 'timeZone', false),
     },
-    options.limits,
-    options.clock(),
+    limits,
+    now,
   );
 }
 

@@ -19,6 +19,11 @@ export function isKnownTimeZone(zone: string): boolean {
   }
 }
 
+/** `UTC` for every spelling of it (`utc`, `Etc/UTC`, `Etc/Zulu`, …), so UTC keeps its arithmetic fast path. */
+export function canonicalTimeZone(zone: string): string {
+  return formatter(zone).resolvedOptions().timeZone === UTC_ZONE ? UTC_ZONE : zone;
+}
+
 /** The zone's offset from UTC at instant `t` (ms). Offsets are whole seconds, so `t` is read to the second. */
 export function offsetAt(zone: string, t: number): number {
   if (zone === UTC_ZONE) return 0;

@@ -113,6 +113,15 @@ describe('topPages', () => {
     });
   });
 
+  it('rejects a page size outside 1 to the limit', async () => {
+    await expect(
+      query.topPages({ site: 's', from: new Date(SPAN_FROM), to: new Date(SPAN_TO), first: 101 }),
+    ).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: 'first must be an integer from 1 to 100 (TOP_PAGES_MAX_PAGE), got 101',
+    });
+  });
+
   it('rejects an unknown time zone, naming it', async () => {
     await expect(
       query.topPages({ site: 's', from: new Date(SPAN_FROM), to: new Date(SPAN_TO), first: 1, timeZone: 'Mars/Base' }),

@@ -172,3 +172,29 @@ describe('parseLiveSeriesRequest', () => {
     );
   });
 });
+
+describe('live series in a time zone', () => {
+  it('passes the zone to the window request (Kathmandu minutes are UTC minutes)', () => {
+    const spec: LiveSeriesSpec = {
+      site: 's',
+      page: '/p',
+      granularity: Granularity.MINUTE,
+      windowMs: 120_000,
+      timeZone: 'Asia/Kathmandu',
+    };
+    expect(liveWindowRequest(spec, Date.parse('2026-06-01T10:10:30Z'))).toMatchObject({
+      from: Date.parse('2026-06-01T10:09:00Z'),
+      to: Date.parse('2026-06-01T10:11:00Z'),
+      timeZone: 'Asia/Kathmandu',
+    });
+  });
+
+  it('refuses an unknown zone, naming it', () => {
+    expect(() =>
+      parseLiveSeriesRequest(
+        { site: 's', page: '/p', granularity: Granularity.MINUTE, window: 300, timeZone: 'Asia/Nowhere' },
+        { maxBuckets: 10_000 },
+      ),
+    ).toThrow('timeZone must be an IANA time zone name such as "Europe/Berlin" or "UTC", got "Asia/Nowhere"');
+  });
+});
