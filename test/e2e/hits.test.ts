@@ -82,7 +82,7 @@ describe('recordHit and pageStats over HTTP', () => {
     for (let i = 0; i < 3; i++) await app.graphql(RecordHitsDocument, { hits });
     await app.database.db
       .collection(MONTHLY_COLLECTION)
-      .updateOne({ 'metadata.site': 'big' }, { $inc: { 'daily.1': 2 ** 31 } });
+      .updateOne({ 'metadata.site': 'big', 'metadata.page': '/p' }, { $inc: { 'daily.1': 2 ** 31 } });
     const series = await stats('big', '/p', 'MONTH', '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z');
     expect(series.total).toBe(2 ** 31 + 15_000);
   });
