@@ -98,7 +98,7 @@ export function attachSubscriptions(options: {
       },
       async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
         const started = performance.now();
-        const operationLabel = options.label(payload.operationName);
+        let operationLabel = options.label(payload.operationName);
         const refuse = (error: unknown): readonly GraphQLError[] => {
           const errors = (Array.isArray(error) ? error : [error]).map((one) =>
             one instanceof GraphQLError ? one : (toGraphQLError(one) as GraphQLError),
@@ -146,6 +146,8 @@ export function attachSubscriptions(options: {
             new BadRequestError('the document must hold exactly one operation, or name one in operationName'),
           );
         }
+        // Like Apollo's, the label is the name of the operation executed, whether or not the client sent it.
+        operationLabel = options.label(operation.name?.value);
         const principal = principals.get(ctx) ?? { kind: 'anonymous' };
         try {
           checkOperation(
