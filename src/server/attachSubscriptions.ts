@@ -136,10 +136,10 @@ export function attachSubscriptions(options: {
         try {
           document = parse(payload.query, { maxTokens: limits.maxTokens });
         } catch (error) {
-          return refuse(error);
+          return refuse(error instanceof GraphQLError ? withCode(error, 'GRAPHQL_PARSE_FAILED') : error);
         }
         const errors = validate(schema, document, rules);
-        if (errors.length > 0) return refuse(errors);
+        if (errors.length > 0) return refuse(errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')));
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) {
           return refuse(
@@ -181,4 +181,16 @@ export function attachSubscriptions(options: {
     wss,
   );
   return { close: () => Promise.resolve(disposable.dispose()) };
+}
+
+/** graphql-js's request errors carry no code; Apollo adds these same ones over HTTP. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  if (error.extensions.code !== undefined) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
 }
