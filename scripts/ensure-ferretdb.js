@@ -44,9 +44,86 @@ const PATCHES = [
     replace: 'if params.Filter.Len() >= 1 {\n\t\tv, _ := params.Filter.Get("_id")',
     count: 2,
   },
+  /**
+   * The update command defers closing each update's read iterator (`defer` inside its loop), so every statement's
+   * SQLite read transaction stays open until the whole command ends. With 100 updates the pool's 100 connections
+   * are all held and the command waits forever (tally chunked bulk writes into commands of 90 because of it), and
+   * the open read transactions keep the write-ahead log from being checkpointed while a command runs. Close each
+   * update's iterator as soon as that update is done.
+   */
+  {
+    file: 'internal/handler/msg_update.go',
+    find: [
+      '\t\tcloser := iterator.NewMultiCloser()',
+      '\t\tdefer closer.Close()',
+      '',
+      '\t\tcloser.Add(res.Iter)',
+      '',
+      '\t\titer := common.FilterIterator(res.Iter, closer, u.Filter)',
+      '',
+      '\t\tif !u.Multi {',
+      '\t\t\titer = common.LimitIterator(iter, closer, 1)',
+      '\t\t}',
+      '',
+      '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)',
+      '',
+    ].join('\n'),
+    replace: [
+      '\t\tcloser := iterator.NewMultiCloser()',
+      '',
+      '\t\tcloser.Add(res.Iter)',
+      '',
+      '\t\titer := common.FilterIterator(res.Iter, closer, u.Filter)',
+      '',
+      '\t\tif !u.Multi {',
+      '\t\t\titer = common.LimitIterator(iter, closer, 1)',
+      '\t\t}',
+      '',
+      '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)',
+      '\t\tcloser.Close()',
+      '',
+    ].join('\n'),
+  },
+  /**
+   * A lookup by `_id` returns at most one row, but its SQLite read transaction stayed open until the caller closed
+   * the iterator, which an update does only after writing. Every write therefore committed beside an open reader,
+   * so SQLite could never reset the write-ahead log: it grew by every page ever written (1.7 GB after 100,000
+   * hits) and each commit's checkpoint got slower. Release the row's connection as soon as the row is read.
+   */
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    find: 'Iter: newQueryIterator(ctx, rows, params.OnlyRecordIDs),',
+    replace: 'Iter: newPointQueryIterator(ctx, rows, params.OnlyRecordIDs, whereClause != ""),',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    find: '\tonlyRecordIDs bool\n}',
+    replace: '\tonlyRecordIDs bool\n\tpoint         bool\n}',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    find: '\tdoc.SetRecordID(recordID)\n',
+    replace: '\tdoc.SetRecordID(recordID)\n\n\tif iter.point {\n\t\titer.close()\n\t}\n',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    find: '// Close implements iterator.Interface.',
+    replace: [
+      '// newPointQueryIterator is newQueryIterator for a lookup by unique _id (tally patch): the row is the only one,',
+      '// so its connection is released once it is read.',
+      'func newPointQueryIterator(ctx context.Context, rows *fsql.Rows, onlyRecordIDs, point bool) types.DocumentsIterator {',
+      '\titer := newQueryIterator(ctx, rows, onlyRecordIDs).(*queryIterator)',
+      '\titer.point = point',
+      '',
+      '\treturn iter',
+      '}',
+      '',
+      '// Close implements iterator.Interface.',
+    ].join('\n'),
+  },
 ];
 /** Changes whenever PATCHES change, so a stale build is never reused. */
-const PATCH_TAG = 'tally2';
+const PATCH_TAG = 'tally4';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 
