@@ -38,7 +38,8 @@ function calendarValid(value: string): boolean {
 
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
-  description: 'An instant in ISO-8601 with an offset, e.g. "2026-11-21T12:00:00Z". Always returned in UTC.',
+  description:
+    'An instant in ISO-8601 with an offset, e.g. "2026-11-21T12:00:00Z", in the years 1000 to 9999. Always returned in UTC.',
   serialize(value) {
     if (value instanceof Date) return value.toISOString();
     if (typeof value === 'number') return new Date(value).toISOString();
