@@ -84,6 +84,25 @@ export function attachSubscriptions(options: {
     // `ws` closes the socket (1009) instead of buffering a larger message.
     maxPayload: limits.maxWebSocketMessageBytes,
   });
+  // Registered before graphql-ws's own listener: `ws` reports a client's protocol violation (an oversized or
+  // malformed frame) as a socket error and destroys the socket itself; graphql-ws would print it with a stack
+  // as an internal error. It is the client's mistake: one info line and a counter.
+  wss.on('connection', (socket) => {
+    const emit = socket.emit.bind(socket);
+    socket.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+      const code = (args[0] as { code?: unknown } | undefined)?.code;
+      if (event === 'error' && typeof code === 'string' && code.startsWith('WS_ERR_')) {
+        const tooLarge = code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+        metrics.rejectedRequests.inc({
+          code: tooLarge ? 'LIMIT_EXCEEDED' : 'BAD_REQUEST',
+          limit: tooLarge ? 'WS_MAX_MESSAGE_BYTES' : '',
+        });
+        logger.info({ transport: 'websocket', code }, 'closed a WebSocket that broke the protocol or a size limit');
+        return true;
+      }
+      return emit(event, ...args);
+    }) as typeof socket.emit;
+  });
   const disposable = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema,
@@ -104,6 +123,12 @@ export function attachSubscriptions(options: {
             one instanceof GraphQLError ? one : (toGraphQLError(one) as GraphQLError),
           );
           const first = errors[0]?.originalError;
+          if (first instanceof AppError) {
+            metrics.rejectedRequests.inc({
+              code: first.code,
+              limit: first instanceof LimitExceededError ? first.limit : '',
+            });
+          }
           record(operationLabel, 'error', started, first instanceof AppError ? first.code : undefined);
           return errors;
         };

@@ -81,7 +81,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
       'request',
     );
   });
-  installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes });
+  installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes, metrics });
   installAuth(app, keyRing);
   await installRateLimit(app, limits);
 

@@ -164,12 +164,19 @@ describe('limits set low', () => {
     });
   });
 
-  it('closes a WebSocket that sends a message over WS_MAX_MESSAGE_BYTES', async () => {
+  it('closes a WebSocket that sends a message over WS_MAX_MESSAGE_BYTES, as a client mistake', async () => {
+    const consoleError = jest.spyOn(console, 'error');
     const socket = new WebSocket(`${app.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
     await new Promise((resolve) => socket.once('open', resolve));
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     socket.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(3000) } }));
     expect(await closed).toBe(1009);
+    // Counted, not printed with a stack as an internal error.
+    expect(consoleError).not.toHaveBeenCalled();
+    consoleError.mockRestore();
+    expect(
+      await app.metric('tally_requests_rejected_total', { code: 'LIMIT_EXCEEDED', limit: 'WS_MAX_MESSAGE_BYTES' }),
+    ).toBe(1);
   });
 
   it('accepts WS_MAX_SUBSCRIPTIONS_PER_CONNECTION live subscriptions on one connection and refuses one more', async () => {

@@ -97,9 +97,6 @@ describe('per-operation limits', () => {
   });
 
   it('accepts 5 root fields and refuses 6 naming GRAPHQL_MAX_ROOT_FIELDS', () => {
-    const roots = (n: number): string =>
-      `{ ${Array.from({ length: n }, (_, i) => `r${i}: serverInfo { version }`).join(' ')} }`;
-    expect(check(roots(5))).toBeUndefined();
     expect(
       check(
         `{ serverInfo { version } ${Array.from({ length: 4 }, (_, i) => `r${i}: serverInfo { version }`).join(' ')} }`,
