@@ -117,13 +117,16 @@ const TARGETINGS: readonly DocumentTargeting[] = ['auto', 'shardKey', 'idOnly'];
 export function loadConfig(env: Env = process.env): Config {
   const config = readConfig(env);
   const { keys, off } = config.auth;
-  // Secure by default: without keys, every operation is open, so only this machine may reach it.
-  if (keys.keys.length === 0 && keys.siteKeys.length === 0 && !off && !isLoopbackHost(config.host)) {
+  // Secure by default: without secret keys every operation is open, so only this machine may reach it.
+  if (keys.keys.length === 0 && !off && !isLoopbackHost(config.host)) {
     throw new ConfigError(
       'HOST',
       'a loopback address while no API keys are configured (set TALLY_KEYS_FILE, or TALLY_AUTH=off to serve without keys)',
       config.host,
     );
+  }
+  if (env.TALLY_AUTH === 'on' && keys.keys.length === 0) {
+    throw new ConfigError('TALLY_AUTH', 'off or unset while no secret keys are configured (TALLY_KEYS_FILE)', 'on');
   }
   return config;
 }

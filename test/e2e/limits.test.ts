@@ -7,6 +7,7 @@ import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
+import { bearer, KEYS_JSON, SECRETS } from '../support/testKeys';
 import { wsClient, wsOperation } from '../support/wsOperation';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -245,5 +246,32 @@ describe('rate limits', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     const body = (await refused.json()) as { errors: Array<{ extensions: Record<string, unknown> }> };
     expect(body.errors[0]?.extensions).toEqual({ code: 'RATE_LIMITED', limit: 'RATE_LIMIT_PER_ADDRESS', max: 5 });
+  });
+
+  it('counts requests with a key against RATE_LIMIT_PER_KEY, apart from the address', async () => {
+    const keyed = await startTestApp('limits_rate_key', {
+      TALLY_KEYS_JSON: KEYS_JSON,
+      RATE_LIMIT_PER_KEY: '3',
+      RATE_LIMIT_PER_ADDRESS: '100',
+    });
+    try {
+      const info = (): Promise<Response> =>
+        fetch(`${keyed.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...bearer(SECRETS.dashboard) },
+          body: JSON.stringify({ query: '{ serverInfo { version } }' }),
+        });
+      for (let i = 0; i < 3; i++) expect((await info()).status).toBe(200);
+      const refused = await info();
+      expect(refused.status).toBe(429);
+      const body = (await refused.json()) as { errors: Array<{ extensions: Record<string, unknown> }> };
+      expect(body.errors[0]?.extensions).toEqual({ code: 'RATE_LIMITED', limit: 'RATE_LIMIT_PER_KEY', max: 3 });
+      // Another key, and requests without one, have buckets of their own.
+      const other = await keyed.graphqlAs(bearer(SECRETS.ops), '{ serverInfo { version } }');
+      expect(other.status).toBe(200);
+      expect((await fetch(`${keyed.url}/healthz`)).status).toBe(200);
+    } finally {
+      await keyed.stop();
+    }
   });
 });

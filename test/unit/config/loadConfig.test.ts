@@ -72,6 +72,22 @@ describe('secure start-up', () => {
     expect(() => loadConfig({ TALLY_KEYS_JSON: json })).toThrow(message);
   });
 
+  it('counts only secret keys as keys: site keys alone keep a public HOST refused and GraphQL open', () => {
+    const siteKeysOnly = JSON.stringify({
+      siteKeys: [{ key: 'pk_12345678', site: 'a', origins: ['https://a.example'] }],
+    });
+    expect(() => loadConfig({ HOST: '0.0.0.0', TALLY_KEYS_JSON: siteKeysOnly })).toThrow(
+      'HOST must be a loopback address',
+    );
+    expect(loadConfig({ TALLY_KEYS_JSON: siteKeysOnly }).auth.keys.siteKeys).toHaveLength(1);
+  });
+
+  it('refuses TALLY_AUTH=on without secret keys', () => {
+    expect(() => loadConfig({ TALLY_AUTH: 'on' })).toThrow(
+      'TALLY_AUTH must be off or unset while no secret keys are configured (TALLY_KEYS_FILE), got "on"',
+    );
+  });
+
   it('reads TALLY_KEYS_FILE and refuses a missing one', () => {
     expect(() => loadConfig({ TALLY_KEYS_FILE: '/nonexistent/keys.json' })).toThrow(
       'TALLY_KEYS_FILE must be a readable file, got "/nonexistent/keys.json (ENOENT)"',
