@@ -95,6 +95,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   const apollo = new ApolloServer<Context>({
     schema: options.schema,
     introspection: options.introspection,
+    // main.ts owns SIGTERM/SIGINT; Apollo's own handler would re-raise the signal once Apollo alone stopped,
+    // killing the process (exit 143) before the hits pending in the group commit are flushed.
+    stopOnTerminationSignals: false,
     hideSchemaDetailsFromClientErrors: !options.introspection,
     includeStacktraceInErrorResponses: options.includeStacktrace,
     formatError,
