@@ -1,6 +1,6 @@
 /**
- * Three tiers: unit (pure code, no database), integration (store and query against a real
- * MongoDB-compatible server), e2e (GraphQL over HTTP). The global setup starts the embedded server when
+ * Four tiers: unit (pure code, no database), integration (store and query against a real
+ * MongoDB-compatible server), e2e (GraphQL over HTTP), process (the built server as a child process). The global setup starts the embedded server when
  * MONGODB_URI is unset, and every test file uses a database of its own.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }];
@@ -26,5 +26,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    // The built server as a child process (npm test builds first): restarts, signals, database faults.
+    { ...common, displayName: 'process', testMatch: ['<rootDir>/test/process/**/*.test.ts'] },
   ],
 };

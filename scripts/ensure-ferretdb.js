@@ -93,7 +93,8 @@ const PATCHES = [
   {
     file: 'internal/backends/sqlite/collection.go',
     find: 'Iter: newQueryIterator(ctx, rows, params.OnlyRecordIDs),',
-    replace: 'Iter: newPointQueryIterator(ctx, rows, params.OnlyRecordIDs, whereClause != ""),',
+    // A point lookup is the `_id = ?` form only (`_id IN (…)`, below, returns several rows).
+    replace: 'Iter: newPointQueryIterator(ctx, rows, params.OnlyRecordIDs, strings.HasSuffix(whereClause, " = ?")),',
   },
   {
     file: 'internal/backends/sqlite/query_iterator.go',
@@ -121,9 +122,69 @@ const PATCHES = [
       '// Close implements iterator.Interface.',
     ].join('\n'),
   },
+  /**
+   * `{_id: {$in: [...]}}` decoded every row. Push a list of string or ObjectID ids down as `_id IN (…)` (the
+   * caller applies the whole filter again), so reading a dashboard's documents by id is one indexed query.
+   */
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    find: [
+      '\t\tcase string, types.ObjectID:',
+      '\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)',
+      '\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}',
+      '\t\t}',
+    ].join('\n'),
+    replace: [
+      '\t\tcase string, types.ObjectID:',
+      '\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)',
+      '\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}',
+      '\t\tcase *types.Document:',
+      '\t\t\twhereClause, args = tallyIDInClause(v.(*types.Document))',
+      '\t\t}',
+    ].join('\n'),
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    find: '// check interfaces',
+    replace: [
+      '// tallyIDInClause pushes {_id: {$in: [strings or ObjectIDs]}} down to SQL (tally patch); "" when it cannot.',
+      'func tallyIDInClause(d *types.Document) (string, []any) {',
+      '\tif d.Len() != 1 {',
+      '\t\treturn "", nil',
+      '\t}',
+      '',
+      '\tin, err := d.Get("$in")',
+      '\tif err != nil {',
+      '\t\treturn "", nil',
+      '\t}',
+      '',
+      '\tarr, ok := in.(*types.Array)',
+      '\tif !ok || arr.Len() == 0 || arr.Len() > 10000 {',
+      '\t\treturn "", nil',
+      '\t}',
+      '',
+      '\targs := make([]any, 0, arr.Len())',
+      '',
+      '\tfor i := 0; i < arr.Len(); i++ {',
+      '\t\te := must.NotFail(arr.Get(i))',
+      '',
+      '\t\tswitch e.(type) {',
+      '\t\tcase string, types.ObjectID:',
+      '\t\t\targs = append(args, string(must.NotFail(sjson.MarshalSingleValue(e))))',
+      '\t\tdefault:',
+      '\t\t\treturn "", nil',
+      '\t\t}',
+      '\t}',
+      '',
+      '\treturn fmt.Sprintf(` WHERE %s IN (?%s)`, metadata.IDColumn, strings.Repeat(", ?", len(args)-1)), args',
+      '}',
+      '',
+      '// check interfaces',
+    ].join('\n'),
+  },
 ];
 /** Changes whenever PATCHES change, so a stale build is never reused. */
-const PATCH_TAG = 'tally4';
+const PATCH_TAG = 'tally6';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 
@@ -160,7 +221,8 @@ function build() {
       const file = path.join(src, entry);
       fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
     }
-    fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), VERSION);
+    // The patch tag in the version lets tally tell its patched build from a stock FerretDB (EngineInfo).
+    fs.writeFileSync(path.join(src, 'build', 'version', 'version.txt'), stock ? VERSION : `${VERSION}-${PATCH_TAG}`);
     if (!stock) applyPatches(src);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const partial = `${target}.${process.pid}.partial`;

@@ -1,11 +1,16 @@
 /**
- * Assembles one tally instance from a Config: database (embedded when MONGODB_URI is unset) → store →
- * ingest → GraphQL → HTTP. Returns a handle whose close() shuts everything down in order.
+ * Assembles one tally instance from a Config: embedded database (when MONGODB_URI is unset) → HTTP server (live
+ * at once, not ready) → database, waited for with backoff → store → ingest → services (ready). Returns a handle
+ * whose close() shuts everything down in order. Aborting `signal` during start-up undoes what was started and
+ * rejects with the abort reason.
  */
+import type { Principal } from './auth/Principal';
 import type { Config } from './config/loadConfig';
 import { createContext } from './graphql/Context';
+import type { Context } from './graphql/Context';
 import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
+import { ServiceUnavailableError } from './errors/ServiceUnavailableError';
 import { GroupCommitter } from './ingest/GroupCommitter';
 import { HitIngest } from './ingest/HitIngest';
 import { ImpressionIngest } from './ingest/ImpressionIngest';
@@ -14,16 +19,18 @@ import { HOURLY_SCHEDULE, PreallocationPlanner } from './ingest/PreallocationPla
 import { startPreallocationTicker } from './ingest/startPreallocationTicker';
 import type { Logger } from './logging/createLogger';
 import { createMetrics } from './metrics/createMetrics';
+import type { Metrics } from './metrics/createMetrics';
 import { LiveSeriesHub } from './query/LiveSeriesHub';
 import { readVersion } from './readVersion';
+import { KeyRing } from './auth/KeyRing';
 import { createHttpServer } from './server/createHttpServer';
 import { createMetricsServer } from './server/createMetricsServer';
-import { KeyRing } from './auth/KeyRing';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
 import { CounterStore } from './store/CounterStore';
 import { startSecondsSweeper } from './store/secondsRetention';
+import { isUnavailable } from './store/translateDriverError';
 import { HOUR_MS } from './time/buckets';
 import { ImpressionStore } from './store/ImpressionStore';
 import { ImpressionQueries } from './query/ImpressionQueries';
@@ -36,17 +43,31 @@ export interface App {
   readonly metricsUrl: string | undefined;
   readonly services: Services;
   readonly database: Database;
+  /** The embedded server, when tally started one. */
+  readonly embedded: EmbeddedDatabase | undefined;
   close(): Promise<void>;
 }
 
-const MAX_PENDING_DOCUMENTS = 5_000;
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where the server has no TTL indexes, expired second-level documents are deleted this often. */
 const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
-export async function startApp(config: Config, logger: Logger, clock: () => number = Date.now): Promise<App> {
+interface Running {
+  readonly services: Services;
+  readonly database: Database;
+  /** Writes pending hits now; failures reach their callers, not this promise. */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startApp(
+  config: Config,
+  logger: Logger,
+  clock: () => number = Date.now,
+  signal?: AbortSignal,
+): Promise<App> {
   const metrics = createMetrics();
   let embedded: EmbeddedDatabase | undefined;
   let uri = config.mongodbUri;
@@ -59,21 +80,132 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     });
     uri = embedded.uri;
   }
-  const database = await connectDatabase({
-    uri,
-    dbName: config.mongodbDb,
-    logger,
-    onCommand: (command) => metrics.mongodbCommands.inc({ command }),
-  });
+
+  let running: Running | undefined;
+  const started = (): Running => {
+    if (!running)
+      throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
+    return running;
+  };
+  const context = async (principal: Principal): Promise<Context> => createContext(started().services, principal);
+  const keyRing = new KeyRing(config.auth.keys, config.auth.off);
+  if (config.auth.off) {
+    logger.warn(
+      { host: config.host },
+      'TALLY_AUTH=off: GraphQL is served WITHOUT API keys; anyone who can reach this address can read, record and preallocate',
+    );
+  }
+  const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(metrics);
+  let http: Awaited<ReturnType<typeof createHttpServer>> | undefined;
+  try {
+    http = await createHttpServer({
+      schema: buildSchema(),
+      context,
+      metrics,
+      logger,
+      ready: async () => (running ? running.database.ping() : false),
+      introspection: config.introspection,
+      playground: config.playground,
+      includeStacktrace: config.includeStacktrace,
+      keyRing,
+      limits: {
+        ...config.limits,
+        maxHitsPerRequest: config.ingest.maxBatchSize,
+        maxImpressionsPerRequest: config.impressions.maxBatchSize,
+      },
+      ingest: () => started().services.ingest,
+      metricsRoute: metricsServer === undefined,
+    });
+    const address = await http.app.listen({ host: config.host, port: config.port });
+    const metricsAddress = await metricsServer?.listen({ host: config.metricsHost, port: config.metricsPort });
+    logger.info({ url: `${address}/graphql` }, 'listening; not ready until the database answers');
+    running = await startServices(config, logger, clock, metrics, uri, signal);
+    logger.info(
+      {
+        url: `${address}/graphql`,
+        auth: keyRing.enabled ? 'keys' : 'off',
+        ...(metricsAddress ? { metrics: `${metricsAddress}/metrics` } : {}),
+      },
+      'tally is serving GraphQL',
+    );
+
+    const { app, subscriptions } = http;
+    const ready = running;
+    let closing: Promise<void> | undefined;
+    return {
+      url: address,
+      metricsUrl: metricsAddress,
+      services: ready.services,
+      database: ready.database,
+      embedded,
+      close() {
+        closing ??= (async () => {
+          // WebSockets first: their subscriptions end, then nothing holds the HTTP server open.
+          await subscriptions.close();
+          // Stop accepting; in-flight requests are answered as soon as their hits are written, which starts now
+          // instead of after the group-commit window.
+          const closingHttp = app.close();
+          await ready.flush();
+          await closingHttp;
+          await metricsServer?.close();
+          await ready.stop();
+          await embedded?.stop();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await http?.subscriptions.close().catch(() => undefined);
+    await http?.app.close().catch(() => undefined);
+    await metricsServer?.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Everything that needs the database: connect (waiting for it), indexes, stores, ingest, services. */
+async function startServices(
+  config: Config,
+  logger: Logger,
+  clock: () => number,
+  metrics: Metrics,
+  uri: string,
+  signal: AbortSignal | undefined,
+): Promise<Running> {
+  for (let attempt = 1; ; attempt++) {
+    const database = await connectDatabase({
+      uri,
+      dbName: config.mongodbDb,
+      logger,
+      timeoutMs: config.databaseTimeoutMs,
+      signal,
+      onCommand: (command) => metrics.mongodbCommands.inc({ command }),
+    });
+    try {
+      return await prepare(config, logger, clock, database);
+    } catch (error) {
+      await database.close().catch(() => undefined);
+      // The server answered the probe and then went away (or froze): wait for it again.
+      if (!isUnavailable(error) || signal?.aborted) throw error;
+      logger.warn({ attempt, err: error }, 'database lost while preparing collections; waiting for it again');
+    }
+  }
+}
+
+async function prepare(config: Config, logger: Logger, clock: () => number, database: Database): Promise<Running> {
   const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
+  const targeting = config.documentTargeting === 'auto' ? undefined : config.documentTargeting;
   const counters = new CounterStore(database, {
     writeConcern: config.ingest.writeConcern,
     secondsRetentionMs,
     logger,
-    targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
+    targeting,
   });
   await counters.ensureIndexes();
   const secondsRetention = config.seconds.enabled ? await counters.ensureSecondsIndexes() : undefined;
+  const impressionStore = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern, targeting });
+  await impressionStore.ensureIndexes();
+
   const sweeper =
     secondsRetention === 'sweep'
       ? startSecondsSweeper({
@@ -83,16 +215,10 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
           intervalMs: SECONDS_SWEEP_INTERVAL_MS,
         })
       : undefined;
-  const impressionStore = new ImpressionStore(database, {
-    writeConcern: config.ingest.writeConcern,
-    targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
-  });
-  await impressionStore.ensureIndexes();
-
   const committer = new GroupCommitter((batch) => counters.write(batch), {
     intervalMs: config.ingest.flushIntervalMs,
     concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-    maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+    maxPendingDocuments: config.ingest.maxFlushDocuments,
     newBatch: config.seconds.enabled
       ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
       : undefined,
@@ -138,65 +264,18 @@ export async function startApp(config: Config, logger: Logger, clock: () => numb
     }),
     impressionQueries: new ImpressionQueries(impressionStore, config.impressions),
   };
-
-  const keyRing = new KeyRing(config.auth.keys, config.auth.off);
-  if (config.auth.off) {
-    logger.warn(
-      { host: config.host },
-      'TALLY_AUTH=off: GraphQL is served WITHOUT API keys; anyone who can reach this address can read, record and preallocate',
-    );
-  }
-  const { app, subscriptions } = await createHttpServer({
-    schema: buildSchema(),
-    context: async (principal) => createContext(services, principal),
-    metrics,
-    logger,
-    ready: () => database.ping(),
-    introspection: config.introspection,
-    playground: config.playground,
-    includeStacktrace: config.includeStacktrace,
-    keyRing,
-    limits: {
-      ...config.limits,
-      maxHitsPerRequest: config.ingest.maxBatchSize,
-      maxImpressionsPerRequest: config.impressions.maxBatchSize,
-    },
-    ingest: services.ingest,
-    metricsRoute: config.metricsPort === undefined,
-  });
-  const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(metrics);
-  const address = await app.listen({ host: config.host, port: config.port });
-  const metricsAddress = await metricsServer?.listen({ host: config.metricsHost, port: config.metricsPort });
-  logger.info(
-    {
-      url: `${address}/graphql`,
-      auth: keyRing.enabled ? 'keys' : 'off',
-      ...(metricsAddress ? { metrics: `${metricsAddress}/metrics` } : {}),
-    },
-    'tally is serving GraphQL',
-  );
-
-  let closing: Promise<void> | undefined;
   return {
-    url: address,
-    metricsUrl: metricsAddress,
     services,
     database,
-    close() {
-      closing ??= (async () => {
-        // WebSockets first: their subscriptions end, then nothing holds the HTTP server open.
-        await subscriptions.close();
-        live.close();
-        await app.close();
-        await metricsServer?.close();
-        ticker?.stop();
-        secondsTicker?.stop();
-        sweeper?.stop();
-        await committer.drain();
-        await database.close();
-        await embedded?.stop();
-      })();
-      return closing;
+    flush: () => committer.drain().catch(() => undefined),
+    async stop() {
+      live.close();
+      ticker?.stop();
+      secondsTicker?.stop();
+      sweeper?.stop();
+      // Pending hits are written before the database closes; a write that fails here was never acknowledged.
+      await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));
+      await database.close();
     },
   };
 }

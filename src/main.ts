@@ -1,5 +1,13 @@
-/** Entry point: config → logger → app → signal handling. Nothing else lives here. */
+/**
+ * Entry point: config → logger → app → signal handling. Nothing else lives here.
+ *
+ * Signals are ours alone (Apollo Server's own handlers are off, see createHttpServer): the first SIGTERM or SIGINT
+ * stops accepting, answers in-flight requests, flushes pending hits, closes the database and stops the embedded
+ * server, then logs "stopped" and exits 0; past SHUTDOWN_TIMEOUT_MS it exits 1. A signal during start-up (while
+ * waiting for the database) undoes the start the same way.
+ */
 import { startApp } from './app';
+import type { App } from './app';
 import { ConfigError } from './config/ConfigError';
 import { loadConfig } from './config/loadConfig';
 import { createLogger } from './logging/createLogger';
@@ -16,29 +24,57 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, nodeEnv: config.nodeEnv });
-  const app = await startApp(config, logger);
+  const aborter = new AbortController();
+  let app: App | undefined;
+  let stopping = false;
 
-  const shutdown = (signal: string): void => {
+  const exit = (code: number): void => {
+    logger.flush();
+    process.exit(code);
+  };
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'already shutting down');
+      return;
+    }
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
-    app.close().then(
+    // Before the app exists, aborting the start-up undoes it (startApp rejects, handled below).
+    aborter.abort(new Error(`${signal} during start-up`));
+    app?.close().then(
       () => {
         logger.info('stopped');
-        logger.flush();
-        process.exit(0);
+        exit(0);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exit(1);
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+
+  try {
+    app = await startApp(config, logger, Date.now, aborter.signal);
+  } catch (error) {
+    if (stopping) {
+      logger.info('stopped');
+      exit(0);
+      return;
+    }
+    throw error;
+  }
+  if (stopping) {
+    await app.close();
+    logger.info('stopped');
+    exit(0);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -31,6 +31,8 @@ export interface Config {
   readonly playground: boolean;
   readonly includeStacktrace: boolean;
   readonly shutdownTimeoutMs: number;
+  /** Longest any one database operation may take before it fails as SERVICE_UNAVAILABLE. */
+  readonly databaseTimeoutMs: number;
   readonly ingest: IngestConfig;
   readonly query: QueryConfig;
   readonly seconds: SecondsConfig;
@@ -78,6 +80,8 @@ export interface IngestConfig {
   readonly flushIntervalMs: number;
   /** Flushes in flight at once (forced to 1 on FerretDB). */
   readonly flushConcurrency: number;
+  /** A flush touches at most about this many documents; larger batches are written in several flushes. */
+  readonly maxFlushDocuments: number;
   /** `w` of the write concern; undefined keeps the server's default. */
   readonly writeConcern: string | number | undefined;
   readonly preallocate: boolean;
@@ -148,12 +152,14 @@ function readConfig(env: Env): Config {
     playground: boolean(env, 'GRAPHQL_PLAYGROUND', dev),
     includeStacktrace: boolean(env, 'GRAPHQL_STACKTRACE', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 600_000),
+    databaseTimeoutMs: integer(env, 'MONGODB_TIMEOUT_MS', 5000, 100, 600_000),
     ingest: {
       maxBatchSize: integer(env, 'INGEST_MAX_BATCH', 10_000, 1, 1_000_000),
       maxCount: integer(env, 'INGEST_MAX_COUNT', 1_000_000, 1, Number.MAX_SAFE_INTEGER),
       maxClockSkewMs: integer(env, 'INGEST_MAX_CLOCK_SKEW_MS', 300_000, 0, 86_400_000),
       flushIntervalMs: integer(env, 'INGEST_FLUSH_INTERVAL_MS', 5, 0, 10_000),
       flushConcurrency: integer(env, 'INGEST_FLUSH_CONCURRENCY', 4, 1, 256),
+      maxFlushDocuments: integer(env, 'INGEST_MAX_FLUSH_DOCUMENTS', 2000, 10, 100_000),
       writeConcern: writeConcern(env, 'MONGODB_WRITE_CONCERN'),
       preallocate: boolean(env, 'PREALLOCATE', false),
     },

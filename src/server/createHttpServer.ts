@@ -44,8 +44,8 @@ export interface HttpServerOptions {
   readonly includeStacktrace: boolean;
   readonly keyRing: KeyRing;
   readonly limits: ServerLimits;
-  /** Where beacons (POST /api/hit) are recorded. */
-  readonly ingest: HitIngest;
+  /** Where beacons (POST /api/hit) are recorded; throws SERVICE_UNAVAILABLE until the database is ready. */
+  readonly ingest: () => HitIngest;
   /** False when /metrics is served on its own port (createMetricsServer) instead. */
   readonly metricsRoute: boolean;
 }
@@ -65,6 +65,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
     bodyLimit: limits.maxBodyBytes,
+  });
+
+  // Once closing, answer in-flight requests with `Connection: close`: a keep-alive socket that turns idle after
+  // close() began would otherwise hold the server open until its keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
 
   // One log line per request, with what an operator needs to find it (the key's name, never its secret).
@@ -95,14 +105,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   const apollo = new ApolloServer<Context>({
     schema: options.schema,
     introspection: options.introspection,
-    // main.ts owns SIGTERM/SIGINT; Apollo's own handler would re-raise the signal once Apollo alone stopped,
-    // killing the process (exit 143) before the hits pending in the group commit are flushed.
-    stopOnTerminationSignals: false,
     hideSchemaDetailsFromClientErrors: !options.introspection,
     includeStacktraceInErrorResponses: options.includeStacktrace,
     formatError,
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules,
+    // main.ts owns SIGTERM/SIGINT: Apollo's handlers would stop the server and re-send the signal before our
+    // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.
+    stopOnTerminationSignals: false,
     plugins: [
       fastifyApolloDrainPlugin(app),
       metricsPlugin<Context>(metrics, label),

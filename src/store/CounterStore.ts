@@ -15,6 +15,7 @@ import {
   preallocatedDaily,
 } from './dailyStats';
 import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
+import { findByIdList } from './findByIdList';
 import type { DailyFields, DailyStatsDocument } from './dailyStats';
 import { startOfMonth } from '../time/buckets';
 import {
@@ -181,9 +182,9 @@ export class CounterStore {
   }
 
   /**
-   * MongoDB (`shardKey`): one find per collection for the whole batch, an `$or` of index range scans.
-   * FerretDB (`idOnly`): a find per document by exact `_id` while the batch needs few documents (see
-   * findByExactIds), because any other filter makes FerretDB decode the whole table.
+   * MongoDB: one find per collection for the whole batch, an `$or` of shard-key index range scans.
+   * tally's FerretDB build: one find per collection by the list of ids (its range filters decode every row).
+   * Stock FerretDB (`idOnly`): a find per document by exact `_id` while the batch needs few documents.
    */
   private async read<T extends Document>(
     collection: Collection<T>,
@@ -193,6 +194,9 @@ export class CounterStore {
     scan: () => Promise<T[]>,
   ): Promise<T[]> {
     try {
+      if (this.engine.prefersIdListReads) {
+        return await findByIdList(collection, [...new Set(ranges.flatMap(idsOf))], projection);
+      }
       if (this.targeting === 'idOnly') {
         const ids = [...new Set(ranges.flatMap(idsOf))];
         if (ids.length <= EXACT_ID_READ_LIMIT) return await findByExactIds(collection, ids, projection);

@@ -12,28 +12,40 @@ export interface EngineInfo {
    */
   readonly requiresSingleWriter: boolean;
   /**
-   * FerretDB 1.x (SQLite) pushes down to SQL only a filter that is exactly `{_id: <string>}` and evaluates any
-   * other on every row, so writes address documents by `_id` alone there (see counterUpsert).
+   * Stock FerretDB 1.x (SQLite) pushes down to SQL only a filter that is exactly `{_id: <string>}` and evaluates any
+   * other on every row, so writes address documents by `_id` alone there (see counterUpsert). tally's own build
+   * (scripts/ensure-ferretdb.js) pushes an exact `_id` down whatever else the filter holds.
    */
   readonly indexesOnlyExactIdFilters: boolean;
   /**
-   * FerretDB 1.24 never answers an `update` command that modifies 100 or more existing documents (measured: 99 took
-   * about 1 s, 100 timed out), so bulk writes go out in commands of at most this many operations there.
+   * Reads by a list of ids (`{_id: {$in: […]}}`) use the primary key, while range filters on other fields scan
+   * the table: tally's FerretDB build. MongoDB reads by shard-key ranges instead, which a sharded cluster targets.
+   */
+  readonly prefersIdListReads: boolean;
+  /**
+   * Stock FerretDB 1.24 never answers an `update` command that modifies 100 or more existing documents (each
+   * statement's reader stayed open until the command ended, exhausting its 100 connections), so bulk writes go
+   * out in commands of at most this many operations there. tally's build closes each reader at once.
    */
   readonly maxUpdatesPerCommand: number | undefined;
 }
 
+/** The version suffix scripts/ensure-ferretdb.js gives its patched build (`v1.24.2-tally6`). */
+const PATCHED_FERRETDB = /-tally\d+$/;
+
 export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): EngineInfo {
   const version = typeof buildInfo.version === 'string' ? buildInfo.version : 'unknown';
   if (typeof buildInfo.ferretdbVersion === 'string') {
+    const patched = PATCHED_FERRETDB.test(buildInfo.ferretdbVersion);
     return {
       name: 'FerretDB',
       version: buildInfo.ferretdbVersion.replace(/^v/, ''),
       compatibleWith: version,
       supportsTtlIndexes: false,
       requiresSingleWriter: true,
-      indexesOnlyExactIdFilters: true,
-      maxUpdatesPerCommand: 90,
+      indexesOnlyExactIdFilters: !patched,
+      prefersIdListReads: patched,
+      maxUpdatesPerCommand: patched ? undefined : 90,
     };
   }
   return {
@@ -43,6 +55,7 @@ export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): Engi
     supportsTtlIndexes: true,
     requiresSingleWriter: false,
     indexesOnlyExactIdFilters: false,
+    prefersIdListReads: false,
     maxUpdatesPerCommand: undefined,
   };
 }

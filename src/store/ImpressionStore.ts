@@ -8,6 +8,7 @@ import { bulkUpsert } from './bulkUpsert';
 import type { BulkUpsertOptions } from './bulkUpsert';
 import type { Database } from './connectDatabase';
 import type { Targeting } from './counterUpsert';
+import { ensureIndexes } from './ensureIndexes';
 import type { ImpressionBatch } from './ImpressionBatch';
 import { findTopItems, impressionItemIndexes, impressionItemsCollection } from './impressionItems';
 import type { ImpressionItemDocument, ItemCount } from './impressionItems';
@@ -49,8 +50,8 @@ export class ImpressionStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.pairs.createIndexes(impressionPairIndexes.map((index) => ({ ...index, key: { ...index.key } })));
-    await this.items.createIndexes(impressionItemIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+    await ensureIndexes(this.pairs, impressionPairIndexes);
+    await ensureIndexes(this.items, impressionItemIndexes);
   }
 
   /**

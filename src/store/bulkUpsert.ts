@@ -1,55 +1,130 @@
 /**
- * Sends coalesced upserts as one unordered bulkWrite (or, where the engine needs it, commands of at most
- * `maxPerCommand` operations: see EngineInfo.maxUpdatesPerCommand). Two writers creating the same new document can
- * race (E11000 on _id); the loser's operations are retried once the winner's document exists.
+ * Sends upserts as unordered bulk writes, in a stable global order, and retries exactly the operations the server
+ * reports as not applied for a transient reason.
+ *
+ * - Order: operations are sorted by `_id`, so every writer acquires documents in the same order. Lock-based
+ *   engines (DocumentDB, behind FerretDB 2 and Azure vCore) hold row locks for a whole write command; two
+ *   commands taking the same rows in different orders deadlock there (code 112), in one order they queue.
+ * - Retries: an operation that failed with E11000 (two upserts racing to create one document: the loser's
+ *   retry finds the winner's document), with 112 (WriteConflict / lock-engine deadlock victim) or with a
+ *   transient label is re-sent alone, after a bounded, jittered backoff. A per-operation write error means
+ *   that operation was not applied, so re-sending it cannot count twice. A failure of the whole command (network,
+ *   timeout) says nothing about which operations were applied and is never retried here.
+ * - Size: `maxPerCommand` splits where an engine needs it (EngineInfo.maxUpdatesPerCommand).
  */
 import { MongoBulkWriteError } from 'mongodb';
-import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
+import type { AnyBulkWriteOperation, BulkWriteOptions, Document, WriteConcern } from 'mongodb';
 import { translateDriverError } from './translateDriverError';
 
 const DUPLICATE_KEY = 11000;
-const MAX_ATTEMPTS = 3;
+const WRITE_CONFLICT = 112;
+const TRANSIENT_LABELS = ['TransientTransactionError', 'RetryableWriteError'];
+
+export interface RetryPolicy {
+  /** Attempts per operation, the first included. */
+  readonly attempts: number;
+  /** Backoff before the n-th retry: base × 2^(n-1), jittered, at most `maxDelayMs`. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 10, maxDelayMs: 500 };
 
 export interface BulkUpsertOptions {
   readonly writeConcern?: WriteConcern | undefined;
   readonly maxPerCommand?: number | undefined;
+  readonly retry?: RetryPolicy | undefined;
+}
+
+/** What bulkUpsert needs of a collection: the driver's Collection, or a fault-injecting wrapper in tests. */
+export interface BulkWritable {
+  bulkWrite(operations: AnyBulkWriteOperation<Document>[], options: BulkWriteOptions): Promise<unknown>;
 }
 
 export async function bulkUpsert(
-  collection: Collection<Document>,
+  collection: BulkWritable,
   operations: AnyBulkWriteOperation<Document>[],
   options: BulkUpsertOptions = {},
 ): Promise<void> {
-  const size = options.maxPerCommand ?? operations.length;
-  for (let start = 0; start < operations.length; start += size) {
-    await bulkUpsertOnce(collection, operations.slice(start, start + size), options.writeConcern);
+  const sorted = sortById(operations);
+  const size = options.maxPerCommand ?? sorted.length;
+  for (let start = 0; start < sorted.length; start += size) {
+    await bulkUpsertOnce(collection, sorted.slice(start, start + size), options);
   }
 }
 
+/** Operations in ascending `_id` order (updateOne/insertOne/replaceOne/deleteOne; others keep their place last). */
+export function sortById(operations: readonly AnyBulkWriteOperation<Document>[]): AnyBulkWriteOperation<Document>[] {
+  const keyed = operations.map((operation) => ({ operation, id: operationId(operation) }));
+  keyed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return keyed.map((entry) => entry.operation);
+}
+
+function operationId(operation: AnyBulkWriteOperation<Document>): string {
+  const filter =
+    'updateOne' in operation
+      ? operation.updateOne.filter
+      : 'replaceOne' in operation
+        ? operation.replaceOne.filter
+        : 'deleteOne' in operation
+          ? operation.deleteOne.filter
+          : 'insertOne' in operation
+            ? operation.insertOne.document
+            : undefined;
+  const id: unknown = filter?._id;
+  return typeof id === 'string' ? id : id === undefined ? '\uffff' : JSON.stringify(id);
+}
+
 async function bulkUpsertOnce(
-  collection: Collection<Document>,
+  collection: BulkWritable,
   operations: AnyBulkWriteOperation<Document>[],
-  writeConcern: WriteConcern | undefined,
+  options: BulkUpsertOptions,
 ): Promise<void> {
+  const retry = options.retry ?? DEFAULT_RETRY;
   let remaining = operations;
   for (let attempt = 1; remaining.length > 0; attempt++) {
     try {
-      await collection.bulkWrite(remaining, { ordered: false, ...(writeConcern ? { writeConcern } : {}) });
+      await collection.bulkWrite(remaining, {
+        ordered: false,
+        ...(options.writeConcern ? { writeConcern: options.writeConcern } : {}),
+      });
       return;
     } catch (error) {
-      const retry = duplicateKeyRetries(error, remaining);
-      if (!retry || attempt >= MAX_ATTEMPTS) throw translateDriverError(error);
-      remaining = retry;
+      const again = retriableOperations(error, remaining);
+      if (!again || attempt >= retry.attempts) throw translateDriverError(error);
+      remaining = again;
+      await sleep(backoff(retry, attempt));
     }
   }
 }
 
-function duplicateKeyRetries(
+/** The operations to send again, or undefined when the failure is not (only) per-operation and transient. */
+export function retriableOperations(
   error: unknown,
-  operations: AnyBulkWriteOperation<Document>[],
+  operations: readonly AnyBulkWriteOperation<Document>[],
 ): AnyBulkWriteOperation<Document>[] | undefined {
   if (!(error instanceof MongoBulkWriteError)) return undefined;
+  if (error.err !== undefined) return undefined;
   const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-  if (writeErrors.length === 0 || writeErrors.some((e) => e.code !== DUPLICATE_KEY)) return undefined;
-  return writeErrors.map((e) => operations[e.index] as AnyBulkWriteOperation<Document>);
+  if (writeErrors.length === 0) return undefined;
+  const again: AnyBulkWriteOperation<Document>[] = [];
+  for (const writeError of writeErrors) {
+    const transient =
+      writeError.code === DUPLICATE_KEY ||
+      writeError.code === WRITE_CONFLICT ||
+      TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label));
+    const operation = operations[writeError.index];
+    if (!transient || operation === undefined) return undefined;
+    again.push(operation);
+  }
+  return again;
+}
+
+function backoff(policy: RetryPolicy, attempt: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,9 +1,11 @@
 /**
- * Opens the MongoDB client: detects the engine first (FerretDB gets one connection), reports every command
- * sent to `onCommand` (the metrics counter of round trips), and exposes ping for readiness.
+ * Opens the MongoDB client: waits for the server (with backoff) and detects the engine first (FerretDB gets one
+ * connection), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang, reports
+ * every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a separate
+ * connection, so a busy or frozen main connection never makes /readyz itself hang.
  */
 import { MongoClient } from 'mongodb';
-import type { Db } from 'mongodb';
+import type { Db, MongoClientOptions } from 'mongodb';
 import type { Logger } from '../logging/createLogger';
 import { detectEngine } from './EngineInfo';
 import type { EngineInfo } from './EngineInfo';
@@ -12,6 +14,7 @@ export interface Database {
   readonly client: MongoClient;
   readonly db: Db;
   readonly engine: EngineInfo;
+  /** True when the server answers a ping within the readiness timeout; never throws, never waits longer. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -22,23 +25,41 @@ export interface ConnectOptions {
   readonly logger: Logger;
   readonly onCommand?: (commandName: string) => void;
   readonly appName?: string;
+  /** Longest any one database operation may take (socket reads, pool waits, server selection). */
+  readonly timeoutMs?: number;
+  /** Stops waiting for the server (shutdown during start-up). */
+  readonly signal?: AbortSignal;
 }
 
-const SERVER_SELECTION_TIMEOUT_MS = 10_000;
+export const DEFAULT_DATABASE_TIMEOUT_MS = 5_000;
+const READY_TIMEOUT_MS = 1_000;
+const WAIT_FIRST_DELAY_MS = 250;
+const WAIT_MAX_DELAY_MS = 5_000;
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
-  const engine = await probeEngine(options.uri);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  const engine = await waitForEngine(options, timeoutMs);
   const client = new MongoClient(options.uri, {
     appName: options.appName ?? 'tally',
     monitorCommands: options.onCommand !== undefined,
-    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    ...timeouts(timeoutMs),
     ...(engine.requiresSingleWriter ? { maxPoolSize: 1, minPoolSize: 1 } : {}),
   });
   if (options.onCommand) {
     const onCommand = options.onCommand;
     client.on('commandStarted', (event) => onCommand(event.commandName));
   }
-  await client.connect();
+  const health = new MongoClient(options.uri, {
+    appName: `${options.appName ?? 'tally'}-health`,
+    maxPoolSize: 1,
+    ...timeouts(READY_TIMEOUT_MS),
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
   options.logger.info(
     { engine: engine.name, version: engine.version, singleConnection: engine.requiresSingleWriter },
     `connected to ${engine.name} ${engine.version}`,
@@ -50,22 +71,67 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     engine,
     async ping() {
       try {
-        await db.command({ ping: 1 }, { timeoutMS: 2_000 });
+        await health.db('admin').command({ ping: 1 });
         return true;
       } catch {
         return false;
       }
     },
-    close: () => client.close(),
+    async close() {
+      await Promise.all([client.close(), health.close()]);
+    },
   };
 }
 
-async function probeEngine(uri: string): Promise<EngineInfo> {
-  const probe = new MongoClient(uri, { maxPoolSize: 1, serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS });
+function timeouts(ms: number): MongoClientOptions {
+  return {
+    serverSelectionTimeoutMS: ms,
+    connectTimeoutMS: ms,
+    socketTimeoutMS: ms,
+    waitQueueTimeoutMS: ms,
+  };
+}
+
+/** Probes the server until it answers, with exponential backoff; logs while it waits. */
+async function waitForEngine(options: ConnectOptions, timeoutMs: number): Promise<EngineInfo> {
+  let delay = WAIT_FIRST_DELAY_MS;
+  for (let attempt = 1; ; attempt++) {
+    options.signal?.throwIfAborted();
+    try {
+      return await probeEngine(options.uri, timeoutMs);
+    } catch (error) {
+      options.signal?.throwIfAborted();
+      options.logger.warn(
+        { attempt, retryInMs: delay, reason: error instanceof Error ? error.message.split('\n')[0] : String(error) },
+        'database not reachable yet; waiting for it',
+      );
+      await abortableSleep(delay, options.signal);
+      delay = Math.min(WAIT_MAX_DELAY_MS, delay * 2);
+    }
+  }
+}
+
+async function probeEngine(uri: string, timeoutMs: number): Promise<EngineInfo> {
+  const probe = new MongoClient(uri, { maxPoolSize: 1, ...timeouts(Math.min(timeoutMs, 2_000)) });
   try {
     await probe.connect();
     return detectEngine(await probe.db('admin').command({ buildInfo: 1 }));
   } finally {
-    await probe.close();
+    await probe.close().catch(() => undefined);
   }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }
+    function aborted(): void {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
 }

@@ -1,7 +1,8 @@
 /**
- * Creates a collection's indexes one `createIndex` at a time. FerretDB 1.24 drops the connection (a server-side
- * panic) when one `createIndexes` command re-creates two or more indexes that already exist, which is every
- * restart; one index per command is idempotent on FerretDB and MongoDB alike, and start-up is the only caller.
+ * Creates a collection's indexes one `createIndex` at a time: the one way every collection's indexes are made.
+ * FerretDB 1.24 drops the connection (a server-side panic) when one `createIndexes` command re-creates two or
+ * more indexes that already exist, which is every restart; one index per command is idempotent on FerretDB and
+ * MongoDB alike, and start-up is the only caller (test/process/restart.test.ts restarts on existing data).
  */
 import type { Collection, CreateIndexesOptions, Document, IndexSpecification } from 'mongodb';
 

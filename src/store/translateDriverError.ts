@@ -1,16 +1,65 @@
-/** Turns "the database is unreachable" driver errors into a typed, retryable error; others pass unchanged. */
-import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
+/**
+ * Turns "the database can't be reached, or did not answer in time" driver errors into a typed, retryable
+ * SERVICE_UNAVAILABLE; every other error passes unchanged (and is masked as an internal error further up).
+ */
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerClosedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  MongoWriteConcernError,
+} from 'mongodb';
 import { ServiceUnavailableError } from '../errors/ServiceUnavailableError';
 
-export function translateDriverError(error: unknown): unknown {
+/**
+ * Server codes that mean "not now": shutting down, stepping down, no primary, or out of time
+ * (HostUnreachable, HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown, NotWritablePrimary,
+ * InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary,
+ * MaxTimeMSExpired, ExceededTimeLimit).
+ */
+const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 10107, 11600, 11602, 13435, 13436, 50, 262]);
+
+/**
+ * The driver reports a network failure inside a bulk write as a MongoBulkWriteError that carries only the
+ * original message (`connect ECONNREFUSED …`, `connection 3 to … closed`, `… timed out`).
+ */
+const NETWORK_MESSAGE =
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|connection .* (closed|timed out)|timed out|Server selection/i;
+
+export function isUnavailable(error: unknown): boolean {
   if (
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
-    error instanceof MongoNotConnectedError
+    error instanceof MongoNotConnectedError ||
+    error instanceof MongoOperationTimeoutError ||
+    error instanceof MongoTopologyClosedError ||
+    error instanceof MongoServerClosedError
   ) {
-    return new ServiceUnavailableError();
+    return true;
   }
-  if (error instanceof MongoWriteConcernError) {
+  if (error instanceof MongoBulkWriteError) {
+    const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (writeErrors.length === 0 && error.err === undefined) {
+      return (
+        (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) || NETWORK_MESSAGE.test(error.message)
+      );
+    }
+    return false;
+  }
+  if (error instanceof MongoServerError && !(error instanceof MongoWriteConcernError)) {
+    return typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code);
+  }
+  return false;
+}
+
+export function translateDriverError(error: unknown): unknown {
+  if (error instanceof ServiceUnavailableError) return error;
+  if (isUnavailable(error)) return new ServiceUnavailableError();
+  if (error instanceof MongoWriteConcernError || (error instanceof MongoBulkWriteError && error.err !== undefined)) {
     return new ServiceUnavailableError(
       'the database did not acknowledge the write with the configured write concern; retry later',
     );

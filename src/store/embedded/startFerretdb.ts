@@ -1,8 +1,12 @@
 /**
- * Starts FerretDB 1.24.2 on its SQLite backend, listening on a free loopback port.
- * Telemetry and the debug listener are off so the process makes no outbound calls.
+ * Starts FerretDB 1.24.2 (tally's patched build, see scripts/ensure-ferretdb.js) on its SQLite backend, on a
+ * loopback port, and keeps it running: if the process dies while tally runs, it is started again on the same port
+ * and data directory (with backoff and a log line), so the driver reconnects and writes resume.
+ * Telemetry and the debug listener are off so the process makes no outbound calls. On Linux the child gets a
+ * parent-death signal (`setpriv --pdeathsig`), so even a tally killed with SIGKILL leaves no FerretDB behind.
  */
 import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,36 +17,105 @@ import { projectRoot } from '../../projectRoot';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
+const RESTART_FIRST_DELAY_MS = 250;
+const RESTART_MAX_DELAY_MS = 10_000;
+/** A server that stayed up this long has recovered: the next crash starts the backoff afresh. */
+const RESTART_RESET_AFTER_MS = 60_000;
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly exited: Promise<void>;
+}
 
 export async function startFerretdb(options: {
   dataDir: string | undefined;
   logger: Logger;
+  /** A fixed port (tests); default: a free one. */
+  port?: number;
+  /** A FerretDB executable to run instead of the patched build (the benchmarks compare builds). */
+  binary?: string | undefined;
 }): Promise<EmbeddedDatabase> {
-  const binary = await ferretdbBinary();
+  const { logger } = options;
+  const binary = options.binary ?? (await ferretdbBinary());
   const temporary = options.dataDir === undefined;
   const dir = temporary
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'tally-ferretdb-data-'))
     : path.resolve(options.dataDir as string, 'ferretdb');
   fs.mkdirSync(dir, { recursive: true });
 
-  const child = spawn(
-    binary,
-    [
-      '--handler=sqlite',
-      // FerretDB wants a directory URL ending in "/". synchronous(normal): in WAL mode a commit is durable
-      // against a crash of the process (not of the machine) without an fsync per write, which is what MongoDB's
-      // default write concern promises too; FULL cost an fsync per updated document.
-      `--sqlite-url=file:${dir}/?_pragma=synchronous(normal)`,
-      '--listen-addr=127.0.0.1:0',
-      '--telemetry=disable',
-      '--state-dir=-',
-      '--debug-addr=-',
-    ],
-    { env: { ...process.env, DO_NOT_TRACK: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  let current = await launch(binary, dir, options.port ?? 0, logger);
+  let stopping: Promise<void> | undefined;
+  let restarts = 0;
+  let delay = RESTART_FIRST_DELAY_MS;
+  const port = current.port;
+  logger.info({ port, dataDir: temporary ? '(temporary)' : dir, pid: current.child.pid }, 'embedded FerretDB started');
 
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
+  const supervise = (started: Started): void => {
+    const since = Date.now();
+    void started.exited.then(async () => {
+      if (stopping) return;
+      if (Date.now() - since > RESTART_RESET_AFTER_MS) delay = RESTART_FIRST_DELAY_MS;
+      const { exitCode, signalCode } = started.child;
+      for (;;) {
+        logger.warn({ exitCode, signal: signalCode, restartInMs: delay }, 'embedded FerretDB exited; restarting it');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(RESTART_MAX_DELAY_MS, delay * 2);
+        if (stopping) return;
+        try {
+          current = await launch(binary, dir, port, logger);
+          restarts += 1;
+          logger.info({ port, restarts, pid: current.child.pid }, 'embedded FerretDB restarted');
+          supervise(current);
+          return;
+        } catch (error) {
+          logger.error({ err: error }, 'embedded FerretDB failed to restart');
+        }
+      }
+    });
+  };
+  supervise(current);
+
+  return {
+    uri: `mongodb://127.0.0.1:${port}/`,
+    engine: 'ferretdb',
+    dataDir: temporary ? undefined : dir,
+    pid: () => current.child.pid,
+    stop() {
+      stopping ??= (async () => {
+        const { child, exited } = current;
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+          await exited;
+          clearTimeout(timer);
+        }
+        if (temporary) fs.rmSync(dir, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function launch(binary: string, dir: string, port: number, logger: Logger): Promise<Started> {
+  const args = [
+    '--handler=sqlite',
+    // FerretDB wants a directory URL ending in "/". synchronous(normal): in WAL mode a commit is durable against a
+    // crash of the process (not of the machine) without an fsync per write, which is what MongoDB's default write
+    // concern promises too; FULL cost an fsync per updated document.
+    `--sqlite-url=file:${dir}/?_pragma=synchronous(normal)`,
+    `--listen-addr=127.0.0.1:${port}`,
+    '--telemetry=disable',
+    '--state-dir=-',
+    '--debug-addr=-',
+  ];
+  const [command, commandArgs] = withParentDeathSignal(binary, args);
+  const child = spawn(command, commandArgs, {
+    env: { ...process.env, DO_NOT_TRACK: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const listening = await new Promise<number>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(
       () => fail(new Error(`FerretDB did not listen within ${STARTUP_TIMEOUT_MS} ms`)),
@@ -64,32 +137,21 @@ export async function startFerretdb(options: {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('error', fail);
-    void exited.then((code) => fail(new Error(`FerretDB exited with code ${code} before listening`)));
+    void exited.then(() => fail(new Error(`FerretDB exited with code ${child.exitCode} before listening`)));
   });
   // Keep draining its output so a chatty server never blocks on a full pipe.
+  child.stdout.removeAllListeners('data');
+  child.stderr.removeAllListeners('data');
   child.stdout.resume();
-  child.stderr.on('data', (chunk: Buffer) =>
-    options.logger.debug({ ferretdb: chunk.toString('utf8').trim() }, 'ferretdb'),
-  );
+  child.stderr.on('data', (chunk: Buffer) => logger.debug({ ferretdb: chunk.toString('utf8').trim() }, 'ferretdb'));
+  return { child, port: listening, exited };
+}
 
-  options.logger.info({ port, dataDir: temporary ? '(temporary)' : dir }, 'embedded FerretDB started');
-  let stopping: Promise<void> | undefined;
-  return {
-    uri: `mongodb://127.0.0.1:${port}/`,
-    engine: 'ferretdb',
-    stop() {
-      stopping ??= (async () => {
-        if (child.exitCode === null) {
-          child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-          await exited;
-          clearTimeout(timer);
-        }
-        if (temporary) fs.rmSync(dir, { recursive: true, force: true });
-      })();
-      return stopping;
-    },
-  };
+/** Linux: `setpriv --pdeathsig KILL` makes the kernel kill the child when tally dies, however it dies. */
+function withParentDeathSignal(binary: string, args: string[]): [string, string[]] {
+  if (process.platform !== 'linux') return [binary, args];
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => fs.existsSync(candidate));
+  return setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', binary, ...args]] : [binary, args];
 }
 
 async function ferretdbBinary(): Promise<string> {

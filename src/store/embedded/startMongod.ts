@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MongoMemoryServer } from 'mongodb-memory-server-core';
+import type { MongoMemoryServer } from 'mongodb-memory-server-core';
 import type { Logger } from '../../logging/createLogger';
 import type { EmbeddedDatabase } from './EmbeddedDatabase';
 import { projectRoot } from '../../projectRoot';
@@ -37,6 +37,8 @@ export async function startMongod(options: { dataDir: string | undefined; logger
   if (dbPath) fs.mkdirSync(dbPath, { recursive: true });
   let server: MongoMemoryServer;
   try {
+    // Loaded only when a mongod is wanted: the package and its download machinery cost ~1 s of start-up CPU.
+    const { MongoMemoryServer } = await import('mongodb-memory-server-core');
     server = await MongoMemoryServer.create({
       instance: { ip: '127.0.0.1', ...(dbPath ? { dbPath, storageEngine: 'wiredTiger' as const } : {}) },
       ...(systemBinary ? { binary: { systemBinary } } : {}),

@@ -86,4 +86,64 @@ describe('GroupCommitter', () => {
     await pending;
     expect(written).toEqual([2]);
   });
+
+  it('splits a huge submission into flushes of bounded size', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 1, maxPendingDocuments: 100 });
+    // 500 pages: 1,000 documents (daily and monthly), so ten flushes of 100.
+    const done = committer.submit(
+      Array.from({ length: 500 }, (_, i) => hit(`/p${i}`)),
+      true,
+    );
+    for (let i = 0; i < 10; i++) {
+      await tick();
+      expect(flushes).toHaveLength(i + 1);
+      expect(flushes[i]?.batch.documents).toBe(100);
+      flushes[i]?.finish();
+    }
+    await done;
+    expect(flushes.reduce((sum, f) => sum + f.batch.hits, 0)).toBe(500);
+  });
+
+  it('sends a single hit with the next flush, not behind every flush of a huge batch', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 1, maxPendingDocuments: 100 });
+    const big = committer.submit(
+      Array.from({ length: 500 }, (_, i) => hit(`/p${i}`)),
+      true,
+    );
+    let singleAnswered = false;
+    const single = committer.submit([hit('/single')]).then(() => (singleAnswered = true));
+    await tick();
+    flushes[0]?.finish();
+    await tick();
+    expect(flushes).toHaveLength(2);
+    expect(flushes[1]?.batch.hits).toBe(51);
+    flushes[1]?.finish();
+    await single;
+    expect(singleAnswered).toBe(true);
+    expect(flushes).toHaveLength(3);
+    for (let i = 2; i < 10; i++) {
+      flushes[i]?.finish();
+      await tick();
+    }
+    await big;
+  });
+
+  it('rejects a submission spanning several flushes when one of them fails', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 1, maxPendingDocuments: 100 });
+    const big = committer.submit(
+      Array.from({ length: 150 }, (_, i) => hit(`/p${i}`)),
+      true,
+    );
+    const outcome = expect(big).rejects.toThrow('second flush failed');
+    await tick();
+    flushes[0]?.finish();
+    await tick();
+    flushes[1]?.fail(new Error('second flush failed'));
+    await tick();
+    flushes[2]?.finish();
+    await outcome;
+  });
 });
