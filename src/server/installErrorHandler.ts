@@ -61,4 +61,7 @@ export function installErrorHandler(app: FastifyInstance, options: { maxBodyByte
     request.log.error({ err: error }, 'unexpected error in a route');
     return reply.code(500).send(errorBody('Internal server error', { code: 'INTERNAL_SERVER_ERROR' }));
   });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(errorBody(`no route ${request.method} ${request.url.split('?')[0]}`, { code: 'NOT_FOUND' })),
+  );
 }
