@@ -1,4 +1,5 @@
 /** The machine-readable result of one run (written as results.json); everything the report is made from. */
+import type { IdempotencyResult } from './idempotency';
 import type { IngestResult } from './ingest';
 import type { FerretdbBuild } from './ferretdbBuild';
 import type { BenchMode } from './options';
@@ -38,6 +39,7 @@ export interface BenchResults {
   readonly ingest?: IngestResult;
   readonly queries?: QueryResult;
   readonly storage?: StorageResult;
+  readonly idempotency?: IdempotencyResult;
   /** Sections that failed, with their error; the others still report. */
   readonly failures: Array<{ section: string; error: string }>;
 }

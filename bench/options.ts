@@ -21,6 +21,8 @@ export interface BenchOptions {
    * `stock` builds (once) and runs the unpatched release, or a path to any FerretDB executable.
    */
   readonly compareFerretdb?: 'stock' | { readonly binary: string } | undefined;
+  /** Run only the sections whose title contains one of these (e.g. `idempotency`); all when absent. */
+  readonly only?: readonly string[] | undefined;
 }
 
 export interface SchemaGrowthSizes {

@@ -5,7 +5,7 @@ import { projectRoot } from '../src/projectRoot';
 import type { BenchMode, BenchOptions } from './options';
 
 const USAGE =
-  '--quick, --smoke, --full, --results-dir DIR, --docs-dir DIR, --ferretdb-binary PATH, --compare-stock or --compare-ferretdb-binary PATH';
+  '--quick, --smoke, --full, --results-dir DIR, --docs-dir DIR, --ferretdb-binary PATH, --compare-stock, --compare-ferretdb-binary PATH or --only SECTION';
 
 function executable(flag: string, value: string | undefined): string {
   if (value === undefined || value === '' || value.startsWith('--'))
@@ -24,6 +24,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     ? executable('BENCH_FERRETDB_BINARY', env.BENCH_FERRETDB_BINARY)
     : undefined;
   let compareFerretdb: BenchOptions['compareFerretdb'];
+  const only: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') mode = 'quick';
@@ -34,11 +35,20 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Benc
     else if (arg === '--ferretdb-binary') ferretdbBinary = executable(arg, argv[++i]);
     else if (arg === '--compare-stock') compareFerretdb = 'stock';
     else if (arg === '--compare-ferretdb-binary') compareFerretdb = { binary: executable(arg, argv[++i]) };
+    else if (arg === '--only') only.push(argv[++i] ?? '');
     else throw new Error(`unknown argument ${JSON.stringify(arg)}; expected ${USAGE}`);
   }
   if (env.MONGODB_URI && (ferretdbBinary !== undefined || compareFerretdb !== undefined))
     throw new Error(
       '--ferretdb-binary, BENCH_FERRETDB_BINARY and --compare-* start embedded FerretDB servers; unset MONGODB_URI to use them',
     );
-  return { mode, resultsDir, docsDir, server: 'child', ferretdbBinary, compareFerretdb };
+  return {
+    mode,
+    resultsDir,
+    docsDir,
+    server: 'child',
+    ferretdbBinary,
+    compareFerretdb,
+    ...(only.length > 0 ? { only } : {}),
+  };
 }

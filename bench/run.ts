@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick | --smoke] [--results-dir DIR] [--docs-dir DIR] [--ferretdb-binary PATH]
- * [--compare-stock | --compare-ferretdb-binary PATH]`: runs the benchmark suite against MONGODB_URI (or the
+ * [--compare-stock | --compare-ferretdb-binary PATH] [--only SECTION]`: runs the benchmark suite against MONGODB_URI (or the
  * embedded server) and writes bench-results/<timestamp>/ and docs/benchmarks.md.
  */
 import path from 'node:path';

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchResults } from './BenchResults';
 import { buildCharts } from './charts';
+import type { IdempotencyResult } from './idempotency';
+import { runIdempotency } from './idempotency';
 import type { IngestResult, IngestTarget } from './ingest';
 import { runIngest } from './ingest';
 import { MonitoredClient } from './MonitoredClient';
@@ -62,6 +64,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   };
   const failures: BenchResults['failures'] = [];
   const attempt = async <T>(section: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    // `--only NAME` runs the sections whose title contains NAME.
+    if (options.only && !options.only.some((name) => section.includes(name))) return undefined;
     log(`${section}…`);
     const began = Date.now();
     try {
@@ -80,7 +84,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   let ingest: IngestResult | undefined;
   let queries: QueryResult | undefined;
   let storage: StorageResult | undefined;
-  const databases = ['growth', 'ingest', 'ingest_pre', 'queries'].map((name) => `${dbPrefix}_${name}`);
+  let idempotency: IdempotencyResult | undefined;
+  const databases = ['growth', 'ingest', 'ingest_pre', 'queries', 'idempotency'].map((name) => `${dbPrefix}_${name}`);
   const ingestTargets: IngestTarget[] = [];
   try {
     // FerretDB applies updates without a lock: one connection, one write in flight (as the server does).
@@ -117,6 +122,14 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       }),
     );
     storage = await attempt('4. storage', async () => runStorage(queries));
+    idempotency = await attempt('6. idempotency', () =>
+      runIdempotency({
+        db: monitored.db(`${dbPrefix}_idempotency`),
+        sizes: sizes.ingest,
+        startServer: (dbName) => startServer(options.server, { uri: target.uri, dbName }),
+        log,
+      }),
+    );
   } finally {
     for (const client of clients.slice(0, 1).concat(ingestTargets.slice(1).map((t) => t.monitored))) {
       for (const name of databases)
@@ -149,6 +162,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     ...(ingest ? { ingest } : {}),
     ...(queries ? { queries } : {}),
     ...(storage ? { storage } : {}),
+    ...(idempotency ? { idempotency } : {}),
     failures,
   };
   const resultsDir = path.join(options.resultsDir, stamp);
@@ -189,5 +203,6 @@ function commandOf(options: BenchOptions): string {
   if (options.ferretdbBinary) args.push('--ferretdb-binary', relative(options.ferretdbBinary));
   if (options.compareFerretdb === 'stock') args.push('--compare-stock');
   else if (options.compareFerretdb) args.push('--compare-ferretdb-binary', relative(options.compareFerretdb.binary));
+  for (const name of options.only ?? []) args.push('--only', name);
   return args.length === 0 ? 'npm run bench' : `npm run bench -- ${args.join(' ')}`;
 }

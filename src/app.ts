@@ -12,6 +12,9 @@ import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
 import { ServiceUnavailableError } from './errors/ServiceUnavailableError';
 import { GroupCommitter } from './ingest/GroupCommitter';
+import { createFlushWriter } from './ingest/createFlushWriter';
+import { KeyedRequests } from './ingest/KeyedRequests';
+import { RequestLedger } from './store/requestLedger';
 import { HitIngest } from './ingest/HitIngest';
 import { ImpressionIngest } from './ingest/ImpressionIngest';
 import { SerialQueue } from './ingest/SerialQueue';
@@ -51,6 +54,8 @@ export interface App {
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where the server has no TTL indexes, expired second-level documents are deleted this often. */
 const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Where the server has no TTL indexes, expired idempotency keys are deleted this often. */
+const LEDGER_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
@@ -87,7 +92,10 @@ export async function startApp(
       throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
     return running;
   };
-  const context = async (principal: Principal): Promise<Context> => createContext(started().services, principal);
+  const context = async (
+    principal: Principal,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+  ): Promise<Context> => createContext(started().services, principal, headers);
   const keyRing = new KeyRing(config.auth.keys, config.auth.off);
   if (config.auth.off) {
     logger.warn(
@@ -215,13 +223,40 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
           intervalMs: SECONDS_SWEEP_INTERVAL_MS,
         })
       : undefined;
-  const committer = new GroupCommitter((batch) => counters.write(batch), {
-    intervalMs: config.ingest.flushIntervalMs,
-    concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-    maxPendingDocuments: config.ingest.maxFlushDocuments,
-    newBatch: config.seconds.enabled
-      ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
-      : undefined,
+  const ledger = new RequestLedger(database.db, {
+    windowMs: config.idempotency.windowHours * HOUR_MS,
+    writeConcern: config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
+  });
+  const ledgerSweeper =
+    (await ledger.ensureIndexes(database.engine, logger)) === 'sweep'
+      ? startSecondsSweeper({
+          sweep: (now) => ledger.sweep(now),
+          clock,
+          logger,
+          intervalMs: LEDGER_SWEEP_INTERVAL_MS,
+          what: 'idempotency keys',
+        })
+      : undefined;
+  const newBatch = config.seconds.enabled
+    ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
+    : () => new CounterBatch();
+  const committer = new GroupCommitter(
+    createFlushWriter({ counters, ledger, clock, leaseMs: config.idempotency.leaseMs }),
+    {
+      intervalMs: config.ingest.flushIntervalMs,
+      concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
+      maxPendingDocuments: config.ingest.maxFlushDocuments,
+      newBatch,
+    },
+  );
+  const keyed = new KeyedRequests({
+    committer,
+    ledger,
+    counters,
+    newBatch,
+    clock,
+    leaseMs: config.idempotency.leaseMs,
+    waitMs: config.idempotency.waitMs,
   });
   const planner = config.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
   const ticker = planner
@@ -251,7 +286,7 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
     version: readVersion(),
     engine: database.engine,
     databaseName: config.mongodbDb,
-    ingest: new HitIngest({ committer, planner, secondsPlanner, clock, limits: config.ingest }),
+    ingest: new HitIngest({ committer, keyed, planner, secondsPlanner, clock, limits: config.ingest }),
     counters,
     seriesReader: counters,
     seriesLimits: { ...config.query, secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined },
@@ -273,6 +308,7 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
       ticker?.stop();
       secondsTicker?.stop();
       sweeper?.stop();
+      ledgerSweeper?.stop();
       // Pending hits are written before the database closes; a write that fails here was never acknowledged.
       await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));
       await database.close();

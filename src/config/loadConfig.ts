@@ -42,6 +42,7 @@ export interface Config {
   /** Serve /metrics on this port (on METRICS_HOST) instead of the API port; undefined keeps it on the API port. */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
+  readonly idempotency: IdempotencyConfig;
 }
 
 /** API keys (README "Security"). */
@@ -67,6 +68,16 @@ export interface LimitsConfig {
   /** Requests per window per client address (requests without a key); 0 switches the limit off. */
   readonly ratePerAddress: number;
   readonly rateWindowMs: number;
+}
+
+/** Idempotency keys on recordHit/recordHits (issue 9). */
+export interface IdempotencyConfig {
+  /** How long a key is remembered: a retry within it is never counted twice. */
+  readonly windowHours: number;
+  /** How long an attempt owns its key before another process may re-drive it (longer than any write takes). */
+  readonly leaseMs: number;
+  /** How long a retry waits for an attempt in progress before answering IDEMPOTENCY_KEY_IN_PROGRESS. */
+  readonly waitMs: number;
 }
 
 export interface IngestConfig {
@@ -194,6 +205,11 @@ function readConfig(env: Env): Config {
     metricsPort:
       env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: nonEmpty(env, 'METRICS_HOST', '127.0.0.1'),
+    idempotency: {
+      windowHours: integer(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1, 8760),
+      leaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000, 100, 3_600_000),
+      waitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 600_000),
+    },
   };
 }
 

@@ -35,7 +35,11 @@ export interface ServerLimits extends WebSocketLimits, RateLimits {
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  readonly context: (principal: Principal) => Promise<Context>;
+  /** Builds a request's context; `headers` are the HTTP request's (absent for WebSocket operations). */
+  readonly context: (
+    principal: Principal,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+  ) => Promise<Context>;
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly ready: () => Promise<boolean>;
@@ -124,7 +128,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
-    context: async (request) => options.context(principalOf(request)),
+    context: async (request) => options.context(principalOf(request), request.headers),
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });
