@@ -4,7 +4,18 @@
  * and to measure what our store's queries read.
  */
 import { BSON, MongoClient } from 'mongodb';
-import type { CommandSucceededEvent, Db } from 'mongodb';
+import type { CommandStartedEvent, CommandSucceededEvent, Db, Document } from 'mongodb';
+
+/** A read command as sent: enough to ask the server, with explain, how many documents it examined. */
+export interface CapturedRead {
+  readonly db: string;
+  readonly collection: string;
+  readonly filter?: Document;
+  readonly pipeline?: Document[];
+}
+
+/** Most reads kept per capture (a 20-series dashboard on FerretDB sends 160 point lookups). */
+const MAX_CAPTURED = 1_000;
 
 export interface WireCounts {
   commands: Record<string, number>;
@@ -17,6 +28,7 @@ const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify']);
 export class MonitoredClient {
   readonly client: MongoClient;
   private counts: WireCounts = emptyCounts();
+  private captured: CapturedRead[] | undefined;
 
   constructor(uri: string, options: { maxPoolSize: number }) {
     this.client = new MongoClient(uri, {
@@ -27,6 +39,7 @@ export class MonitoredClient {
     });
     this.client.on('commandStarted', (event) => {
       this.counts.commands[event.commandName] = (this.counts.commands[event.commandName] ?? 0) + 1;
+      if (this.captured && this.captured.length < MAX_CAPTURED) this.capture(event);
     });
     this.client.on('commandSucceeded', (event) => this.noteReply(event));
   }
@@ -47,8 +60,31 @@ export class MonitoredClient {
     return counts;
   }
 
+  /** Starts keeping the find and aggregate commands sent, until stopCapture. */
+  startCapture(): void {
+    this.captured = [];
+  }
+
+  stopCapture(): CapturedRead[] {
+    const captured = this.captured ?? [];
+    this.captured = undefined;
+    return captured;
+  }
+
   close(): Promise<void> {
     return this.client.close();
+  }
+
+  private capture(event: CommandStartedEvent): void {
+    const command = event.command as Document;
+    if (event.commandName === 'find')
+      this.captured?.push({ db: event.databaseName, collection: String(command.find), filter: command.filter ?? {} });
+    else if (event.commandName === 'aggregate')
+      this.captured?.push({
+        db: event.databaseName,
+        collection: String(command.aggregate),
+        pipeline: command.pipeline as Document[],
+      });
   }
 
   private noteReply(event: CommandSucceededEvent): void {

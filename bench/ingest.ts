@@ -3,7 +3,9 @@
  * the seed's log_hit (two upserts per hit, direct driver), the raw-event design of Ackee and Umami (one
  * insertOne per hit), and tally over HTTP — recordHit with 1, 10 and 100 concurrent clients, recordHits
  * in batches of 100 and 1,000 — with PREALLOCATE off and on. The server is a child process; its /metrics
- * gives the commands it sent and its CPU time.
+ * gives the commands it sent and its CPU time, and the database server's CPU comes from the kernel's counters.
+ * Given two database targets (say the patched and the stock FerretDB build), every workload runs on one and
+ * then the other before the next starts, so both see the same machine load and each row names its engine.
  */
 import type { Db } from 'mongodb';
 import { GraphqlClient } from './GraphqlClient';
@@ -17,13 +19,17 @@ import { serverDelta, snapshotServer } from './serverMetrics';
 import type { ServerHandle } from './serverProcess';
 import { summarize } from './stats';
 import type { LatencySummary } from './stats';
-import { BENCH_SITE, generateHits, pagePath } from './traffic';
+import { BENCH_SITE, OrderedTraffic, pagePath } from './traffic';
 import type { BenchHit } from './traffic';
 
 export type IngestDesign = 'seed log_hit' | 'raw events' | 'tally';
 
 export interface IngestRun {
   readonly key: string;
+  /** Which database target ran it: the one under test, or the one it is compared with (same run). */
+  readonly target: IngestTargetRole;
+  /** Engine label of that target, e.g. "FerretDB 1.24.2 stock". */
+  readonly engine: string;
   readonly label: string;
   readonly design: IngestDesign;
   readonly path: 'driver' | 'HTTP';
@@ -40,11 +46,15 @@ export interface IngestRun {
   readonly writeCommandsPerHit: number;
   readonly commands: Record<string, number>;
   readonly requestLatencyMs: LatencySummary;
-  /** CPU of the tally server process (HTTP runs only). */
-  readonly serverCpuMsPer1000Hits?: number;
-  /** CPU of the load generator process. */
-  readonly clientCpuMsPer1000Hits: number;
+  /** CPU µs of the tally server process per hit, from its own /metrics (HTTP runs only). */
+  readonly serverCpuUsPerHit?: number;
+  /** CPU µs of the database server process per hit (a database we started, on Linux). */
+  readonly databaseCpuUsPerHit?: number;
+  /** CPU µs of the load generator process per hit. */
+  readonly clientCpuUsPerHit: number;
 }
+
+export type IngestTargetRole = 'primary' | 'comparison';
 
 export interface PreallocationCost {
   readonly pageDays: number;
@@ -56,7 +66,10 @@ export interface PreallocationCost {
 export interface IngestResult {
   readonly sizes: IngestSizes;
   readonly pages: number;
+  /** Engine labels by role; `comparison` only when a second target was asked for. */
+  readonly engines: { readonly primary: string; readonly comparison?: string };
   readonly runs: IngestRun[];
+  /** On the primary target. */
   readonly preallocation?: PreallocationCost;
   /** Pairs of run keys measured with PREALLOCATE=false and true. */
   readonly preallocateComparison: Array<{ workload: string; off: string; on: string }>;
@@ -72,91 +85,132 @@ const PREALLOCATE = `mutation Preallocate($site: String!, $page: String!, $day: 
 
 const DAY_MS = 86_400_000;
 
-export interface IngestDeps {
+/** One database target of the ingest section, with its own clients and tally servers. */
+export interface IngestTarget {
+  readonly role: IngestTargetRole;
+  readonly engine: string;
   readonly db: Db;
   readonly monitored: MonitoredClient;
   /** A pooled client for concurrent inserts (appends need no single writer, even on FerretDB). */
   readonly rawClient: MonitoredClient;
-  readonly sizes: IngestSizes;
-  /** Starts a tally server on database `dbName` with extra environment. */
+  /** Starts a tally server on database `dbName` of this target with extra environment. */
   readonly startServer: (dbName: string, env: Record<string, string>) => Promise<ServerHandle>;
+  /** CPU seconds of the database server process so far, when known. */
+  readonly databaseCpuSeconds: () => number | undefined;
+}
+
+export interface IngestDeps {
+  /** The target under test first; optionally a second one compared with it, workload by workload. */
+  readonly targets: readonly IngestTarget[];
+  readonly sizes: IngestSizes;
   readonly log: (line: string) => void;
 }
 
+interface ServerWorkload {
+  readonly key: string;
+  readonly label: string;
+  readonly batch: number;
+  readonly concurrency: number;
+  /** Start from empty counter collections (the first runs of a server start from empty ones anyway). */
+  readonly reset: boolean;
+}
+
 export async function runIngest(deps: IngestDeps): Promise<IngestResult> {
-  const { db, monitored, sizes } = deps;
+  const { sizes, targets } = deps;
+  const primary = targets[0];
+  if (!primary) throw new Error('the ingest section needs a database target');
   const now = Date.now();
   // In time order, as a live site sends them: the run replays the last 24 hours, compressed.
-  const hits = generateHits({ pages: sizes.pages, zipfS: 1, spanMs: DAY_MS, now, seed: 2002 }, sizes.maxHits).sort(
-    (a, b) => a.at - b.at,
-  );
+  const traffic = new OrderedTraffic({ pages: sizes.pages, zipfS: 1, spanMs: DAY_MS, now, seed: 2002 }, sizes.maxHits);
   const runs: IngestRun[] = [];
   const record = (run: IngestRun): void => {
     runs.push(run);
     deps.log(
-      `  ${run.label}: ${Math.round(run.hitsPerSecond)} hits/s, ${run.writeCommandsPerHit.toFixed(3)} writes/hit`,
+      `  ${run.label} [${run.engine}]: ${Math.round(run.hitsPerSecond)} hits/s, ${run.writeCommandsPerHit.toFixed(3)} writes/hit` +
+        `${run.serverCpuUsPerHit === undefined ? '' : `, tally ${run.serverCpuUsPerHit.toFixed(0)} µs/hit`}` +
+        `${run.databaseCpuUsPerHit === undefined ? '' : `, database ${run.databaseCpuUsPerHit.toFixed(0)} µs/hit`}`,
     );
   };
 
-  record(await seedLogHit(db, monitored, hits, sizes));
-  const rawDb = deps.rawClient.db(db.databaseName);
-  record(await rawEvents(rawDb, deps.rawClient, hits, sizes, 1));
-  record(await rawEvents(rawDb, deps.rawClient, hits, sizes, 10));
+  for (const target of targets) record(await withDatabaseCpu(target, () => seedLogHit(target, traffic, sizes)));
+  for (const concurrency of [1, 10]) {
+    for (const target of targets)
+      record(await withDatabaseCpu(target, () => rawEvents(target, traffic, sizes, concurrency)));
+  }
 
-  const comparison: IngestResult['preallocateComparison'] = [];
   let preallocation: PreallocationCost | undefined;
   for (const preallocate of [false, true]) {
+    const suffix = preallocate ? ' (PREALLOCATE=true)' : '';
+    const keySuffix = preallocate ? '.preallocated' : '';
+    // These two run back to back on the same documents with either setting: the side-by-side pair.
+    const workloads: ServerWorkload[] = [
+      { key: `batch100${keySuffix}`, label: `recordHits ×100${suffix}`, batch: 100, concurrency: 1, reset: false },
+      {
+        key: `single10${keySuffix}`,
+        label: `recordHit, 10 clients${suffix}`,
+        batch: 1,
+        concurrency: 10,
+        reset: false,
+      },
+    ];
+    if (!preallocate) {
+      workloads.push(
+        { key: 'single1', label: 'recordHit, 1 client', batch: 1, concurrency: 1, reset: true },
+        { key: 'single100', label: 'recordHit, 100 clients', batch: 1, concurrency: 100, reset: true },
+        { key: 'batch1000', label: 'recordHits ×1,000', batch: 1000, concurrency: 1, reset: true },
+      );
+    }
     // Each server gets a fresh database: starting a second server on one database is not what we measure.
-    const serverDb = db.client.db(`${db.databaseName}${preallocate ? '_pre' : ''}`);
-    const server = await deps.startServer(serverDb.databaseName, { PREALLOCATE: String(preallocate) });
-    const client = new GraphqlClient(server.url, 128);
+    const servers: Array<{ target: IngestTarget; db: Db; client: GraphqlClient; stop: () => Promise<void> }> = [];
     try {
-      const suffix = preallocate ? ' (PREALLOCATE=true)' : '';
-      const keySuffix = preallocate ? '.preallocated' : '';
-      if (preallocate) preallocation = await preallocateAll(client, sizes.pages, now);
-      // These two run back to back on the same documents with either setting: the side-by-side pair.
-      record(
-        await httpRun(client, hits, sizes, {
-          key: `batch100${keySuffix}`,
-          label: `recordHits ×100${suffix}`,
-          batch: 100,
-          concurrency: 1,
-          preallocate,
-        }),
-      );
-      record(
-        await httpRun(client, hits, sizes, {
-          key: `single10${keySuffix}`,
-          label: `recordHit, 10 clients${suffix}`,
-          batch: 1,
-          concurrency: 10,
-          preallocate,
-        }),
-      );
-      if (!preallocate) {
-        for (const [key, label, batch, concurrency] of [
-          ['single1', 'recordHit, 1 client', 1, 1],
-          ['single100', 'recordHit, 100 clients', 1, 100],
-          ['batch1000', 'recordHits ×1,000', 1000, 1],
-        ] as const) {
-          await resetCounters(serverDb);
-          record(await httpRun(client, hits, sizes, { key, label, batch, concurrency, preallocate }));
+      for (const target of targets) {
+        const serverDb = target.db.client.db(`${target.db.databaseName}${preallocate ? '_pre' : ''}`);
+        const server = await target.startServer(serverDb.databaseName, { PREALLOCATE: String(preallocate) });
+        servers.push({ target, db: serverDb, client: new GraphqlClient(server.url, 128), stop: () => server.stop() });
+      }
+      if (preallocate) {
+        const first = servers[0];
+        if (first) preallocation = await preallocateAll(first.client, sizes.pages, now);
+        for (const other of servers.slice(1)) await preallocateAll(other.client, sizes.pages, now);
+      }
+      for (const workload of workloads) {
+        for (const server of servers) {
+          if (workload.reset) await resetCounters(server.db);
+          record(
+            await withDatabaseCpu(server.target, () =>
+              httpRun(server.client, server.target, traffic, sizes, { ...workload, preallocate }),
+            ),
+          );
         }
       }
     } finally {
-      client.close();
-      await server.stop();
+      for (const server of servers) {
+        server.client.close();
+        await server.stop();
+      }
     }
   }
-  comparison.push({ workload: 'recordHits ×100', off: 'batch100', on: 'batch100.preallocated' });
-  comparison.push({ workload: 'recordHit, 10 clients', off: 'single10', on: 'single10.preallocated' });
+  const comparison = targets[1];
   return {
     sizes,
     pages: sizes.pages,
+    engines: { primary: primary.engine, ...optional('comparison', comparison?.engine) },
     runs,
     ...optional('preallocation', preallocation),
-    preallocateComparison: comparison,
+    preallocateComparison: [
+      { workload: 'recordHits ×100', off: 'batch100', on: 'batch100.preallocated' },
+      { workload: 'recordHit, 10 clients', off: 'single10', on: 'single10.preallocated' },
+    ],
   };
+}
+
+/** Charges the database server's CPU during `run` to the run's hits. */
+async function withDatabaseCpu(target: IngestTarget, run: () => Promise<IngestRun>): Promise<IngestRun> {
+  const before = target.databaseCpuSeconds();
+  const result = await run();
+  const after = target.databaseCpuSeconds();
+  if (before === undefined || after === undefined || result.hits === 0) return result;
+  return { ...result, databaseCpuUsPerHit: ((after - before) * 1e6) / result.hits };
 }
 
 /** Empties the counter collections between runs; keeps their indexes. */
@@ -171,6 +225,7 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
 }
 
 function directRun(
+  target: IngestTarget,
   base: Pick<IngestRun, 'key' | 'label' | 'design' | 'concurrency'>,
   load: LoadResult,
   commands: Record<string, number>,
@@ -179,6 +234,8 @@ function directRun(
   const writes = writeCommands(commands);
   return {
     ...base,
+    target: target.role,
+    engine: target.engine,
     path: 'driver',
     hitsPerRequest: 1,
     hits: load.hits,
@@ -191,17 +248,13 @@ function directRun(
     writeCommandsPerHit: writes / load.hits,
     commands,
     requestLatencyMs: summarize(load.latenciesMs),
-    clientCpuMsPer1000Hits: (clientCpu / load.hits) * 1000,
+    clientCpuUsPerHit: (clientCpu * 1000) / load.hits,
   };
 }
 
 /** The seed's log_hit: an upsert of the daily document, then of the monthly one, per hit. */
-async function seedLogHit(
-  db: Db,
-  monitored: MonitoredClient,
-  hits: BenchHit[],
-  sizes: IngestSizes,
-): Promise<IngestRun> {
+async function seedLogHit(target: IngestTarget, traffic: OrderedTraffic, sizes: IngestSizes): Promise<IngestRun> {
+  const { db, monitored } = target;
   const daily = db.collection('seed.daily');
   const monthly = db.collection('seed.monthly');
   monitored.take();
@@ -209,9 +262,9 @@ async function seedLogHit(
   const load = await runLoad({
     concurrency: 1,
     durationMs: sizes.durationMs,
-    maxOperations: hits.length,
+    maxOperations: traffic.total,
     operation: async (i) => {
-      const hit = hits[i] as BenchHit;
+      const hit = traffic.hit(i);
       const at = new Date(hit.at);
       const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
       const stamp = day.toISOString().slice(0, 10).replace(/-/g, '');
@@ -234,6 +287,7 @@ async function seedLogHit(
   });
   const clientCpu = cpuMs(process.cpuUsage(cpu));
   return directRun(
+    target,
     { key: 'seed', label: "seed's log_hit (2 upserts/hit)", design: 'seed log_hit', concurrency: 1 },
     load,
     monitored.take().commands,
@@ -243,12 +297,13 @@ async function seedLogHit(
 
 /** The raw-event design: every hit is a document, counted at query time. */
 async function rawEvents(
-  db: Db,
-  monitored: MonitoredClient,
-  hits: BenchHit[],
+  target: IngestTarget,
+  traffic: OrderedTraffic,
   sizes: IngestSizes,
   concurrency: number,
 ): Promise<IngestRun> {
+  const monitored = target.rawClient;
+  const db = monitored.db(target.db.databaseName);
   const events = db.collection(`raw.events${concurrency}`);
   await events.createIndex({ site: 1, page: 1, at: 1 });
   monitored.take();
@@ -256,15 +311,16 @@ async function rawEvents(
   const load = await runLoad({
     concurrency,
     durationMs: sizes.durationMs,
-    maxOperations: hits.length,
+    maxOperations: traffic.total,
     operation: async (i) => {
-      const hit = hits[i] as BenchHit;
+      const hit = traffic.hit(i);
       await events.insertOne({ site: hit.site, page: hit.page, at: new Date(hit.at) });
       return 1;
     },
   });
   const clientCpu = cpuMs(process.cpuUsage(cpu));
   return directRun(
+    target,
     {
       key: `raw${concurrency}`,
       label: `raw events, insertOne/hit, ${concurrency} in flight`,
@@ -279,28 +335,31 @@ async function rawEvents(
 
 async function httpRun(
   client: GraphqlClient,
-  hits: BenchHit[],
+  target: IngestTarget,
+  traffic: OrderedTraffic,
   sizes: IngestSizes,
-  run: { key: string; label: string; batch: number; concurrency: number; preallocate: boolean },
+  run: ServerWorkload & { preallocate: boolean },
 ): Promise<IngestRun> {
   const before = await snapshotServer(client);
   const cpu = process.cpuUsage();
-  const batches = Math.max(1, Math.floor(hits.length / run.batch));
+  const batches = Math.max(1, Math.floor(traffic.total / run.batch));
   const load = await runLoad({
     concurrency: run.concurrency,
     durationMs: sizes.durationMs,
     maxOperations: batches,
     operation: async (i) => {
       if (run.batch === 1) {
-        const hit = hits[i] as BenchHit;
+        const hit = traffic.hit(i);
         await client.mustRequest(RECORD_HIT, { site: hit.site, page: hit.page, at: new Date(hit.at).toISOString() });
         return 1;
       }
-      const slice = hits.slice(i * run.batch, (i + 1) * run.batch);
-      await client.mustRequest(RECORD_HITS, {
-        hits: slice.map((hit) => ({ site: hit.site, page: hit.page, at: new Date(hit.at).toISOString() })),
-      });
-      return slice.length;
+      const batch: Array<{ site: string; page: string; at: string }> = [];
+      for (let h = i * run.batch; h < Math.min((i + 1) * run.batch, traffic.total); h++) {
+        const hit: BenchHit = traffic.hit(h);
+        batch.push({ site: hit.site, page: hit.page, at: new Date(hit.at).toISOString() });
+      }
+      await client.mustRequest(RECORD_HITS, { hits: batch });
+      return batch.length;
     },
   });
   const clientCpu = cpuMs(process.cpuUsage(cpu));
@@ -308,6 +367,8 @@ async function httpRun(
   const writes = writeCommands(delta.commands);
   return {
     key: run.key,
+    target: target.role,
+    engine: target.engine,
     label: run.label,
     design: 'tally',
     path: 'HTTP',
@@ -324,14 +385,14 @@ async function httpRun(
     writeCommandsPerHit: writes / load.hits,
     commands: delta.commands,
     requestLatencyMs: summarize(load.latenciesMs),
-    serverCpuMsPer1000Hits: ((delta.cpuSeconds * 1000) / load.hits) * 1000,
-    clientCpuMsPer1000Hits: (clientCpu / load.hits) * 1000,
+    serverCpuUsPerHit: (delta.cpuSeconds * 1e6) / load.hits,
+    clientCpuUsPerHit: (clientCpu * 1000) / load.hits,
   };
 }
 
 /** What yesterday's preallocation would have left: zero-filled documents for every page and day of the traffic. */
 async function preallocateAll(client: GraphqlClient, pages: number, now: number): Promise<PreallocationCost> {
-  const days = [...new Set([now - DAY_MS, now - 1].map((t) => t - (t % DAY_MS)))];
+  const days = Array.from(new Set([now - DAY_MS, now - 1].map((t) => t - (t % DAY_MS))));
   const before = await snapshotServer(client);
   const start = Date.now();
   for (let rank = 0; rank < pages; rank++) {

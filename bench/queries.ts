@@ -1,29 +1,33 @@
 /**
- * Section 3: chart queries, side by side at growing data sizes — tally's pre-aggregated documents (through
- * GraphQL over HTTP, and the same find the server issues, over the driver, to count documents and bytes read)
- * versus the same answers computed from raw events at query time. The same hits feed both designs.
+ * Section 3: chart queries, side by side at growing data sizes (up to 1,000,000 hits in full mode) — tally's
+ * pre-aggregated documents (through GraphQL over HTTP, and the server's own store read over the driver, to
+ * count documents and bytes read) versus the same answers computed from raw events at query time. The same
+ * hits feed both designs (see QueryFixtures); each size also records both designs' storage.
  */
-import type { Db, Document } from 'mongodb';
-import { dailyCollection, dailyIndexes, findDaily } from '../src/store/dailyStats';
+import type { Db } from 'mongodb';
+import type { Database } from '../src/store/connectDatabase';
+import { CounterStore } from '../src/store/CounterStore';
 import type { DailyFields } from '../src/store/dailyStats';
-import { findMonthly, monthlyCollection, monthlyIndexes } from '../src/store/monthlyStats';
+import type { EngineInfo } from '../src/store/EngineInfo';
 import type { SeriesDocumentRange } from '../src/store/SeriesDocumentRange';
 import { DAY_MS, HOUR_MS, MINUTE_MS, startOfDay, startOfMonth } from '../src/time/buckets';
-import { counterDocuments } from './counterDocuments';
 import { GraphqlClient } from './GraphqlClient';
-import type { MonitoredClient } from './MonitoredClient';
+import { documentsExamined } from './documentsExamined';
+import type { CapturedRead, MonitoredClient } from './MonitoredClient';
 import type { QuerySizes } from './options';
+import { QueryFixtures } from './queryFixtures';
+import type { DataSetStats, StorageAtSize } from './queryFixtures';
 import { seededRandom } from './random';
 import { detectRawStrategy, RAW_EVENTS_COLLECTION, rawSeries } from './rawEventQueries';
 import type { RawStrategy } from './rawEventQueries';
-import type { CollStats } from './schemaGrowth';
-import { collStats, optional } from './schemaGrowth';
+import { optional } from './schemaGrowth';
 import { serverDelta, snapshotServer } from './serverMetrics';
 import type { ServerHandle } from './serverProcess';
 import { elapsedMs, summarize } from './stats';
 import type { LatencySummary } from './stats';
-import { BENCH_SITE, generateHits, pagePath } from './traffic';
-import type { BenchHit } from './traffic';
+import { BENCH_SITE, pagePath } from './traffic';
+
+export type { DataSetStats };
 
 export type QueryKind = 'lastHourByMinute' | 'last7DaysByHour' | 'last90DaysByDay' | 'dashboard20';
 export type QueryDesign = 'tally GraphQL' | 'tally store' | 'raw events';
@@ -81,18 +85,13 @@ export interface QueryCell {
   readonly documentsReturned?: number;
   /** Reply bytes from the database per request (BSON, driver designs). */
   readonly bytesReturned?: number;
+  /** Documents the database examined per request (explain of the commands one request sent; see documentsExamined). */
+  readonly documentsExamined?: number;
   /** HTTP response body per request (GraphQL). */
   readonly httpBytes?: number;
   readonly serverCpuMsPerQuery?: number;
   /** Totals equal to the raw-event answer's. */
   readonly agreesWithRaw?: boolean;
-}
-
-export interface DataSetStats {
-  readonly dataSize: number;
-  readonly dailyDocuments: number;
-  readonly monthlyDocuments: number;
-  readonly loadMs: number;
 }
 
 export interface QueryResult {
@@ -102,7 +101,7 @@ export interface QueryResult {
   readonly cells: QueryCell[];
   readonly dataSets: DataSetStats[];
   /** Collection statistics at the largest size (for the storage section). */
-  readonly collStats: { raw?: CollStats; daily?: CollStats; monthly?: CollStats };
+  readonly collStats: StorageAtSize;
   /** The distinct (page, day) pairs with hits at the largest size. */
   readonly pageDays: number;
   readonly hitsAtLargest: number;
@@ -136,8 +135,8 @@ function hoursTouched(from: number, to: number): Set<number> {
   return hours;
 }
 
-/** The find the server's series loader sends for this chart (one per collection per request). */
-async function storeQuery(db: Db, spec: QuerySpec, window: Window): Promise<number> {
+/** The read the server's series loader sends for this chart: tally's own CounterStore, as the server uses it. */
+async function storeQuery(store: CounterStore, spec: QuerySpec, window: Window): Promise<number> {
   const monthly = spec.granularity === 'DAY';
   const ranges: SeriesDocumentRange[] = window.pages.map((page) => ({
     site: BENCH_SITE,
@@ -145,18 +144,34 @@ async function storeQuery(db: Db, spec: QuerySpec, window: Window): Promise<numb
     first: monthly ? startOfMonth(window.from) : startOfDay(window.from),
     last: monthly ? startOfMonth(window.to - 1) : startOfDay(window.to - 1),
   }));
-  if (monthly) return (await findMonthly(monthlyCollection(db), ranges)).length;
+  if (monthly) return (await store.findMonthly(ranges)).length;
   const fields: DailyFields =
     spec.granularity === 'HOUR' ? { kind: 'hourly' } : { kind: 'minute', hours: hoursTouched(window.from, window.to) };
-  return (await findDaily(dailyCollection(db), ranges, fields)).length;
+  return (await store.findDaily(ranges, fields)).length;
 }
 
 export interface QueryDeps {
+  /** The data set's database on the monitored client (what is read is counted there). */
   readonly db: Db;
   readonly monitored: MonitoredClient;
+  /** The same database on a pooled client, for loading raw events with inserts in flight. */
+  readonly loadDb: Db;
+  readonly engine: EngineInfo;
   readonly sizes: QuerySizes;
   readonly startServer: () => Promise<ServerHandle>;
   readonly log: (line: string) => void;
+}
+
+/** The store over the bench's monitored client, with the engine's capabilities, as the server builds it. */
+function storeOver(db: Db, engine: EngineInfo): CounterStore {
+  const database: Database = {
+    client: db.client,
+    db,
+    engine,
+    ping: () => Promise.resolve(true),
+    close: () => Promise.resolve(),
+  };
+  return new CounterStore(database);
 }
 
 export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
@@ -166,37 +181,22 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
   deps.log(`  raw-event queries: ${detected.strategy} (${detected.reason})`);
   const raw = db.collection(RAW_EVENTS_COLLECTION);
   await raw.createIndex({ site: 1, page: 1, at: 1 });
-  await dailyCollection(db).createIndexes(dailyIndexes.map((index) => ({ ...index, key: { ...index.key } })));
-  await monthlyCollection(db).createIndexes(monthlyIndexes.map((index) => ({ ...index, key: { ...index.key } })));
+  const store = storeOver(db, deps.engine);
+  await store.ensureIndexes();
 
   const server = await deps.startServer();
   const client = new GraphqlClient(server.url, 4);
-  const random = seededRandom(3003);
   const shape = { pages: sizes.pages, zipfS: 1, spanMs: 90 * DAY_MS, now, seed: 3003 };
-  const allHits: BenchHit[] = [];
+  const fixtures = new QueryFixtures(deps.loadDb, db, shape, seededRandom(3003));
   const cells: QueryCell[] = [];
   const dataSets: DataSetStats[] = [];
   try {
     for (const dataSize of sizes.dataSizes) {
-      const loadStart = process.hrtime.bigint();
-      const added = generateHits(shape, dataSize - allHits.length, random);
-      allHits.push(...added);
-      for (let i = 0; i < added.length; i += 5_000) {
-        await raw.insertMany(
-          added.slice(i, i + 5_000).map((hit) => ({ site: hit.site, page: hit.page, at: new Date(hit.at) })),
-        );
-      }
-      const docs = counterDocuments(allHits);
-      await replaceAll(db, 'stats.daily', docs.daily);
-      await replaceAll(db, 'stats.monthly', docs.monthly);
-      dataSets.push({
-        dataSize,
-        dailyDocuments: docs.daily.length,
-        monthlyDocuments: docs.monthly.length,
-        loadMs: elapsedMs(loadStart),
-      });
+      const dataSet = await fixtures.growTo(dataSize);
+      dataSets.push(dataSet);
       deps.log(
-        `  data size ${dataSize.toLocaleString('en-US')} hits: ${docs.daily.length} daily + ${docs.monthly.length} monthly documents`,
+        `  data size ${dataSize.toLocaleString('en-US')} hits: ${dataSet.dailyDocuments} daily + ${dataSet.monthlyDocuments} monthly documents, ` +
+          `loaded in ${(dataSet.loadMs / 1000).toFixed(1)} s (raw events ${(dataSet.rawLoadMs / 1000).toFixed(1)} s)`,
       );
 
       for (const spec of QUERY_SPECS) {
@@ -211,9 +211,10 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
         // Raw events: latency, documents and bytes from command monitoring.
         monitored.take();
         let rawAnswer = new Map<string, Map<number, number>>();
-        const rawLatencies = await repeat(sizes, async () => {
+        const rawRun = await repeatCapturing(sizes, monitored, async () => {
           rawAnswer = await rawSeries(raw, rawQuery, detected.strategy);
         });
+        const rawLatencies = rawRun.latencies;
         const rawWire = monitored.take();
         cells.push({
           dataSize,
@@ -222,16 +223,17 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
           latencyMs: summarize(rawLatencies),
           documentsReturned: rawWire.documentsReturned / rawLatencies.length,
           bytesReturned: rawWire.replyBytes / rawLatencies.length,
+          ...optional('documentsExamined', await documentsExamined(monitored.client, deps.engine, rawRun.reads)),
         });
-        const rawTotal = [...rawAnswer.values()].reduce(
-          (sum, series) => sum + [...series.values()].reduce((a, b) => a + b, 0),
-          0,
-        );
+        let rawTotal = 0;
+        for (const series of rawAnswer.values()) for (const hits of series.values()) rawTotal += hits;
 
-        // tally's store query over the driver: what the server reads from the database.
-        const storeLatencies = await repeat(sizes, async () => {
-          await storeQuery(db, spec, window);
+        // tally's store read over the driver: what the server reads from the database.
+        monitored.take(); // not the raw design's explains
+        const storeRun = await repeatCapturing(sizes, monitored, async () => {
+          await storeQuery(store, spec, window);
         });
+        const storeLatencies = storeRun.latencies;
         const storeWire = monitored.take();
         cells.push({
           dataSize,
@@ -240,6 +242,7 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
           latencyMs: summarize(storeLatencies),
           documentsReturned: storeWire.documentsReturned / storeLatencies.length,
           bytesReturned: storeWire.replyBytes / storeLatencies.length,
+          ...optional('documentsExamined', await documentsExamined(monitored.client, deps.engine, storeRun.reads)),
         });
 
         // tally through GraphQL over HTTP: the product as a client sees it.
@@ -251,20 +254,24 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
         const graphqlLatencies = await repeat(sizes, async () => {
           const response = await client.mustRequest<Record<string, { total: number }>>(query, variables);
           httpBytes += response.bytes;
-          total = Object.values(response.data ?? {}).reduce((sum, series) => sum + series.total, 0);
+          total = 0;
+          for (const series of Object.values(response.data ?? {})) total += series.total;
         });
         const delta = serverDelta(before, await snapshotServer(client));
+        const graphql = summarize(graphqlLatencies);
+        const rawSummary = summarize(rawLatencies);
         cells.push({
           dataSize,
           kind: spec.kind,
           design: 'tally GraphQL',
-          latencyMs: summarize(graphqlLatencies),
+          latencyMs: graphql,
           httpBytes: httpBytes / graphqlLatencies.length,
           serverCpuMsPerQuery: (delta.cpuSeconds * 1000) / graphqlLatencies.length,
           agreesWithRaw: total === rawTotal,
         });
         deps.log(
-          `    ${spec.label}: raw p50 ${summarize(rawLatencies).p50.toFixed(1)} ms, tally p50 ${summarize(graphqlLatencies).p50.toFixed(1)} ms${total === rawTotal ? '' : ` (totals differ: ${total} vs ${rawTotal})`}`,
+          `    ${spec.label}: p50/p95 raw ${rawSummary.p50.toFixed(1)}/${rawSummary.p95.toFixed(1)} ms, tally ${graphql.p50.toFixed(1)}/${graphql.p95.toFixed(1)} ms` +
+            `${total === rawTotal ? '' : ` (totals differ: ${total} vs ${rawTotal})`}`,
         );
       }
     }
@@ -272,27 +279,32 @@ export async function runQueries(deps: QueryDeps): Promise<QueryResult> {
     client.close();
     await server.stop();
   }
-  const pageDays = new Set(allHits.map((hit) => `${hit.page}\u0000${startOfDay(hit.at)}`)).size;
+  const largest = dataSets[dataSets.length - 1];
   return {
     sizes,
     rawStrategy: detected.strategy,
     rawStrategyReason: detected.reason,
     cells,
     dataSets,
-    collStats: {
-      ...optional('raw', await collStats(db, RAW_EVENTS_COLLECTION)),
-      ...optional('daily', await collStats(db, 'stats.daily')),
-      ...optional('monthly', await collStats(db, 'stats.monthly')),
-    },
-    pageDays,
-    hitsAtLargest: allHits.length,
+    collStats: largest?.storage ?? {},
+    pageDays: largest?.pageDays ?? 0,
+    hitsAtLargest: fixtures.hits,
   };
 }
 
-async function replaceAll(db: Db, name: string, docs: Document[]): Promise<void> {
-  const collection = db.collection(name);
-  await collection.deleteMany({});
-  for (let i = 0; i < docs.length; i += 1_000) await collection.insertMany(docs.slice(i, i + 1_000));
+/** `repeat`, keeping the read commands of the first run (explained afterwards, outside the timings). */
+async function repeatCapturing(
+  sizes: QuerySizes,
+  monitored: MonitoredClient,
+  fn: () => Promise<void>,
+): Promise<{ latencies: number[]; reads: CapturedRead[] }> {
+  let reads: CapturedRead[] | undefined;
+  monitored.startCapture();
+  const latencies = await repeat(sizes, async () => {
+    await fn();
+    reads ??= monitored.stopCapture();
+  });
+  return { latencies, reads: reads ?? monitored.stopCapture() };
 }
 
 /** Runs `fn` at least minIterations and at most maxIterations times, stopping early once the budget is spent. */

@@ -6,6 +6,7 @@ import type { BenchResults } from './BenchResults';
 import type { IngestRun } from './ingest';
 import type { QueryCell, QueryDesign, QueryKind } from './queries';
 import { QUERY_SPECS } from './queries';
+import { tallyStorage } from './queryFixtures';
 import { fmt, ratio } from './stats';
 
 function table(header: string[], rows: string[][]): string {
@@ -103,9 +104,10 @@ function ingestSection(results: BenchResults): string {
   const ingest = results.ingest;
   if (!ingest) return '## 2. Ingest\n\nNot run (see failures).\n';
   const e = results.engine.label;
-  const runs = new Map(ingest.runs.map((r) => [r.key, r]));
+  const primaryRuns = ingest.runs.filter((r) => r.target === 'primary');
+  const runs = new Map(primaryRuns.map((r) => [r.key, r]));
   const seed = runs.get('seed');
-  const rows = ingest.runs.map((r: IngestRun) => [
+  const rows = primaryRuns.map((r: IngestRun) => [
     r.label,
     r.path,
     fmt(r.hitsPerSecond),
@@ -113,8 +115,9 @@ function ingestSection(results: BenchResults): string {
     fmt(r.writeCommandsPerHit),
     fmt(r.writeCommandsPerHit * 1000),
     `${fmt(r.requestLatencyMs.p50)} / ${fmt(r.requestLatencyMs.p99)}`,
-    r.serverCpuMsPer1000Hits === undefined ? '—' : fmt(r.serverCpuMsPer1000Hits),
-    fmt(r.clientCpuMsPer1000Hits),
+    r.serverCpuUsPerHit === undefined ? '—' : fmt(r.serverCpuUsPerHit),
+    r.databaseCpuUsPerHit === undefined ? 'n/a' : fmt(r.databaseCpuUsPerHit),
+    fmt(r.clientCpuUsPerHit),
     `${fmt(r.hits)}${r.errors ? ` (${r.errors} errors)` : ''}`,
   ]);
   const comparison = ingest.preallocateComparison.map(({ workload, off, on }) => {
@@ -141,7 +144,10 @@ day compressed (concurrent requests carry nearby timestamps, as on a live site).
 ${fmt(ingest.sizes.durationMs / 1000)} s or ${fmt(ingest.sizes.maxHits)} hits, whichever comes first. The tally server is a separate
 child process (\`node dist/src/main.js\`, loopback only); write commands come from its \`/metrics\`
 (\`tally_mongodb_commands_total\`: insert, update, delete) and the direct-driver variants count theirs with command
-monitoring. A bulkWrite counts as one command per collection however many documents it updates. tally writes the
+monitoring. A bulkWrite counts as one command per collection however many documents it updates. CPU per hit is
+each process's own counter divided by the hits it acknowledged: the tally server's \`tally_process_cpu_seconds_total\`
+(its \`process.cpuUsage()\`, from \`/metrics\`), the database server's utime + stime from \`/proc/<pid>/stat\` (only for a
+database the benchmark started, on Linux; 10 ms resolution), and the load generator's own \`process.cpuUsage()\`. tally writes the
 second-level collection too (SECONDS_ENABLED defaults to on), so its writes per flush are up to three, not two.
 "recordHit, 10 clients" runs right after "recordHits ×100" on the same documents, with either PREALLOCATE setting.
 
@@ -154,12 +160,14 @@ ${table(
     'write commands/hit',
     'per 1,000 hits',
     'request p50 / p99 ms',
-    'server CPU ms / 1,000 hits',
-    'load-generator CPU ms / 1,000 hits',
+    'tally server CPU µs/hit',
+    'database CPU µs/hit',
+    'load-generator CPU µs/hit',
     'hits',
   ],
   rows,
 )}
+${engineComparison(results)}
 ${failures.length ? `\nFailed requests:\n${failures.join('\n')}\n` : ''}
 **PREALLOCATE=false versus true** (${e}), same workloads, same traffic. With PREALLOCATE=true the benchmark first
 creates the zero-filled documents every page of the traffic needs (what the previous day's pre-allocation leaves${prealloc ? `: ${prealloc.pageDays} page-days in ${fmt(prealloc.elapsedMs)} ms, ${prealloc.writeCommands} write commands` : ''}), then
@@ -171,6 +179,48 @@ What to conclude: group commit turns many concurrent single-hit requests into a 
 per hit fall as concurrency rises, and batches of 100 or 1,000 cost a handful of commands each — compare the seed's two
 round trips per hit and the raw-event design's one. ${results.engine.name === 'FerretDB' ? 'On FerretDB every updated document is rewritten whole and one write runs at a time, so throughput is bounded by bytes rewritten per second: pre-allocated (large) documents are slower here, and the PREALLOCATE ratio above says by how much.' : 'On MongoDB compare the PREALLOCATE ratio above: WiredTiger rewrites document versions, so full-size documents cost more bytes per update.'} The raw-event design
 ingests fastest per hit because it only appends, and pays at query time (section 3).
+`;
+}
+
+/** The ingest rows of the second engine beside the first, workload by workload, measured in the same run. */
+function engineComparison(results: BenchResults): string {
+  const ingest = results.ingest;
+  const other = ingest?.engines.comparison;
+  if (!ingest || other === undefined) return '';
+  const a = results.engine.label;
+  const comparisonRuns = new Map(ingest.runs.filter((r) => r.target === 'comparison').map((r) => [r.key, r]));
+  const rows = ingest.runs
+    .filter((r) => r.target === 'primary')
+    .map((p) => {
+      const c = comparisonRuns.get(p.key);
+      const cpu = (r: IngestRun | undefined, field: 'serverCpuUsPerHit' | 'databaseCpuUsPerHit'): string =>
+        r?.[field] === undefined ? '—' : fmt(r[field]);
+      return [
+        p.label,
+        `${fmt(p.hitsPerSecond)} / ${fmt(c?.hitsPerSecond)}`,
+        ratio(p.hitsPerSecond, c?.hitsPerSecond ?? Number.NaN),
+        `${fmt(p.writeCommandsPerHit)} / ${fmt(c?.writeCommandsPerHit)}`,
+        `${cpu(p, 'serverCpuUsPerHit')} / ${cpu(c, 'serverCpuUsPerHit')}`,
+        `${cpu(p, 'databaseCpuUsPerHit')} / ${cpu(c, 'databaseCpuUsPerHit')}`,
+        ratio(c?.databaseCpuUsPerHit ?? Number.NaN, p.databaseCpuUsPerHit ?? Number.NaN),
+      ];
+    });
+  return `
+**${a} versus ${other}, side by side in this run.** Each workload ran on one engine and then on the other before the
+next workload started (same traffic, same machine load, a tally server per engine); figures are "${a} / ${other}".
+
+${table(
+  [
+    'workload',
+    'hits/s',
+    `${a} / ${other} hits/s`,
+    'write commands/hit',
+    'tally server CPU µs/hit',
+    'database CPU µs/hit',
+    `database CPU/hit, ${other} / ${a}`,
+  ],
+  rows,
+)}
 `;
 }
 
@@ -193,14 +243,16 @@ function querySection(results: BenchResults): string {
           'tally, GraphQL over HTTP',
           lat(gql),
           '—',
+          '—',
           `${fmt(gql?.httpBytes)} (HTTP body)`,
           fmt(gql?.serverCpuMsPerQuery),
           gql?.agreesWithRaw === false ? 'no' : 'yes',
         ],
         [
           fmt(size),
-          'tally documents, driver find',
+          'tally store read, driver',
           lat(store),
+          fmt(store?.documentsExamined),
           fmt(store?.documentsReturned),
           fmt(store?.bytesReturned),
           '—',
@@ -210,6 +262,7 @@ function querySection(results: BenchResults): string {
           fmt(size),
           `raw events, ${queries.rawStrategy}`,
           lat(raw),
+          fmt(raw?.documentsExamined),
           fmt(raw?.documentsReturned),
           fmt(raw?.bytesReturned),
           '—',
@@ -217,16 +270,19 @@ function querySection(results: BenchResults): string {
         ],
       ];
     });
-    const largest = queries.sizes.dataSizes[queries.sizes.dataSizes.length - 1] as number;
+    const largest = largestSize(results);
     const g = find(spec.kind, 'tally GraphQL', largest);
+    const st = find(spec.kind, 'tally store', largest);
     const r = find(spec.kind, 'raw events', largest);
     return `### ${spec.label} (${e})
 
 ![${spec.label}](benchmarks/query-${spec.kind}.svg)
 
-${table([`hits stored (${e})`, 'design', 'latency ms p50 / p95 / p99', 'documents returned', 'bytes returned', 'server CPU ms/query', 'same totals'], rows)}
+${table([`hits stored (${e})`, 'design', 'latency ms p50 / p95 / p99', 'documents examined', 'documents returned', 'bytes returned', 'server CPU ms/query', 'same totals'], rows)}
 
-At ${fmt(largest)} hits: raw-event p50 / tally GraphQL p50 = ${ratio(r?.latencyMs.p50 ?? Number.NaN, g?.latencyMs.p50 ?? Number.NaN)}.
+At ${fmt(largest)} hits (${e}), raw events / tally: p50 ${ratio(r?.latencyMs.p50 ?? Number.NaN, g?.latencyMs.p50 ?? Number.NaN)},
+p95 ${ratio(r?.latencyMs.p95 ?? Number.NaN, g?.latencyMs.p95 ?? Number.NaN)} (tally over GraphQL and HTTP); documents examined
+${ratio(r?.documentsExamined ?? Number.NaN, st?.documentsExamined ?? Number.NaN)}, documents returned ${ratio(r?.documentsReturned ?? Number.NaN, st?.documentsReturned ?? Number.NaN)}, bytes returned ${ratio(r?.bytesReturned ?? Number.NaN, st?.bytesReturned ?? Number.NaN)}.
 `;
   });
   const fallback =
@@ -241,29 +297,40 @@ bucket (\`$toLong\` of the timestamp minus its remainder modulo the bucket size)
     fmt(d.dataSize),
     fmt(d.dailyDocuments),
     fmt(d.monthlyDocuments),
-    fmt(d.loadMs),
+    fmt(d.rawLoadMs / 1000),
+    fmt(d.counterLoadMs / 1000),
   ]);
   return `## 3. Queries (${e})
 
 The same hits go into both designs: raw events (\`{site, page, at}\`, indexed on \`{site, page, at}\`) and tally's daily and
 monthly documents (built with the ingest path's own \`CounterBatch\` and inserted with insertMany, so loading is fast; ingest
-speed is section 2). ${queries.sizes.pages} pages, Zipf popularity, hits spread uniformly over the last 90 days; every
-query asks for the most popular page(s). Windows are aligned to whole buckets so both designs count the same instants, and
-the "same totals" column checks that they agree. Each cell runs ${queries.sizes.minIterations}–${queries.sizes.maxIterations} times
-(stopping after ${fmt(queries.sizes.budgetMs / 1000)} s); with few samples p95 and p99 are close to the maximum, so read them with n.
-"tally documents, driver find" is the query the server's DataLoader sends (one \`find\` per collection per request, with the
-same projection): it gives the documents and bytes tally reads from the database. GraphQL latency includes HTTP, parsing
-and dense-series filling; its server CPU comes from \`tally_process_cpu_seconds_total\`.
+speed is section 2). Loading streams: hits are generated, counted and inserted ${'10,000'} at a time with two insertMany
+commands in flight, so memory does not grow with the hits stored; each size adds to the previous one. ${queries.sizes.pages} pages,
+Zipf popularity, hits spread uniformly over the last 90 days; every query asks for the most popular page(s). Windows are
+aligned to whole buckets so both designs count the same instants, and the "same totals" column checks that they agree. Each
+cell runs ${queries.sizes.minIterations}–${queries.sizes.maxIterations} times (stopping after ${fmt(queries.sizes.budgetMs / 1000)} s); with few samples p95
+and p99 are close to the maximum, so read them with n. "tally store read" is the read the server's DataLoader makes, through
+tally's own \`CounterStore\` with the engine's capabilities: it gives the documents and bytes tally reads from the database
+(command monitoring: documents in the replies, BSON bytes of the replies). "Documents examined" explains, once per cell and
+outside the timings, every find or aggregate one request sent: MongoDB's \`executionStats.totalDocsExamined\`; on FerretDB,
+whose explain gives SQLite's plan instead, a \`SCAN\` counts every row of the table (FerretDB decodes each one), an
+index \`SEARCH\` (only ever \`_id\`) one row, and on tally's build a read by a list of ids one row per id (its \`_id IN (…)\`
+pushdown is not reflected in explain). GraphQL latency includes HTTP, parsing and
+dense-series filling; its server CPU comes from \`tally_process_cpu_seconds_total\`.
 
 ${fallback}
 
-${table([`hits stored (${e})`, 'daily documents', 'monthly documents', 'load ms'], sets)}
+${table([`hits stored (${e})`, 'daily documents', 'monthly documents', 'raw-event load s', 'tally documents load s'], sets)}
+
+![Documents read per query](benchmarks/query-documents.svg)
+
+![Bytes read per query](benchmarks/query-bytes.svg)
 
 ${sections.join('\n')}
 What to conclude: tally's reads are bounded by the chart, not by the traffic — a one-hour minute chart reads one daily
 document's one hour, a 7-day hourly chart 7–8 documents' \`hourly\`, a 90-day daily chart 3–4 monthly documents, and a
-20-series dashboard one \`find\` per collection. The raw-event design reads (or groups) every matching event, so its cost
-grows with the hits stored. ${results.engine.name === 'FerretDB' ? "On FerretDB both designs also pay for scanning whole tables (filters are not pushed down to SQLite): tally's latency grows with the number of daily documents, and at these small sizes minute and hourly charts (above all the 20-clause dashboard `$or`, evaluated against every row) can be slower than counting a few thousand raw events. The monthly table stays small, so the 90-day chart is where the difference shows. On MongoDB every one of these finds is an index range scan: rerun there for the comparison that matters to users." : ''}
+20-series dashboard 20 times that. The raw-event design reads (or groups) every matching event, so its cost grows with the
+hits stored. ${results.engine.name === 'FerretDB' ? `On FerretDB 1.x only an exact \`_id\` filter reaches SQLite: the raw-event find decodes every stored event whatever the window, so its latency follows the table, not the chart. tally reads up to 64 documents by exact \`_id\` (${results.engine.build === 'stock' ? 'on this stock build each such lookup still scans the small counter table, because its `_id` expression does not match the index' : 'through the `_id` index on the patched build'}); the 20-series dashboard needs 160 daily documents and scans the daily table, whose size follows page-days, not hits. On MongoDB every one of these reads is an index range scan: rerun there for the comparison that matters to users.` : ''}
 `;
 }
 
@@ -277,6 +344,7 @@ function storageSection(results: BenchResults): string {
     fmt(r.rawEventBytes),
     ratio(r.rawEventBytes, r.sparseBytes),
   ]);
+  const atSizes = storageAtSizes(results);
   const m = storage.measured;
   const measured = m
     ? `Measured on ${results.engine.label} (collStats of the query data set at ${fmt(m.hits)} hits, ${fmt(m.pageDays)} page-days${results.engine.name === 'FerretDB' ? '; FerretDB reports SQLite table sizes of its JSON, not BSON' : ''}):
@@ -297,7 +365,7 @@ depend on the engine; what the engine does with them (compression on WiredTiger,
 ${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}
 
 ${measured}
-
+${atSizes}
 What to conclude: a sparse document costs about what the traffic fills in (at most the pre-allocated size, reached at about
 1,440 distinct minutes a day); pre-allocation costs the full ~${fmt(storage.rows[0]?.preallocatedBytes)} bytes per page-day even
 for a page hit once. Raw events cost ~${storage.rawEventDocumentBytes} bytes per hit without bound: they pass sparse documents
@@ -305,11 +373,99 @@ at a few hits per page-day and pre-allocated ones at about ${fmt((storage.rows[0
 `;
 }
 
+function largestSize(results: BenchResults): number {
+  const sizes = results.queries?.sizes.dataSizes ?? [];
+  return sizes[sizes.length - 1] ?? Number.NaN;
+}
+
+/** collStats of both designs at every data size of section 3, with the ratios. */
+function storageAtSizes(results: BenchResults): string {
+  const queries = results.queries;
+  if (!queries || queries.dataSets.length === 0) return '';
+  const e = results.engine.label;
+  const rows = queries.dataSets.map((d) => {
+    const raw = d.storage.raw;
+    const tally = tallyStorage(d);
+    return [
+      fmt(d.dataSize),
+      fmt(raw?.size),
+      fmt(raw?.totalIndexSize),
+      fmt(tally?.size),
+      fmt(tally?.index),
+      ratio(raw?.size ?? Number.NaN, tally?.size ?? Number.NaN),
+      ratio(raw?.totalIndexSize ?? Number.NaN, tally?.index ?? Number.NaN),
+    ];
+  });
+  return `
+### Storage at each data size (${e})
+
+![Storage by hits stored](benchmarks/storage-scale.svg)
+
+collStats of section 3's collections after each size was loaded: raw events (one document per hit, \`_id\` and
+\`{site, page, at}\` indexes) against tally's \`stats.daily\` + \`stats.monthly\` (\`_id\` and \`{site, page, date}\` indexes each).
+"data" is collStats \`size\`, "indexes" \`totalIndexSize\`${results.engine.name === 'FerretDB' ? '; FerretDB reports the SQLite pages of its JSON rows and expression indexes' : ''}.
+
+${table([`hits stored (${e})`, 'raw events: data bytes', 'raw events: index bytes', 'tally: data bytes', 'tally: index bytes', 'raw / tally data', 'raw / tally indexes'], rows)}
+`;
+}
+
+/** The issue's headline: every raw-events / tally ratio at the largest data size, in one table. */
+function ratiosAtLargest(results: BenchResults): string {
+  const queries = results.queries;
+  if (!queries) return '';
+  const e = results.engine.label;
+  const largest = largestSize(results);
+  const find = (kind: QueryKind, design: QueryDesign): QueryCell | undefined =>
+    queries.cells.find((c) => c.kind === kind && c.design === design && c.dataSize === largest);
+  const rows: string[][] = [];
+  for (const spec of QUERY_SPECS) {
+    const raw = find(spec.kind, 'raw events');
+    const gql = find(spec.kind, 'tally GraphQL');
+    const store = find(spec.kind, 'tally store');
+    const row = (what: string, a: number | undefined, b: number | undefined, unit: string): string[] => [
+      `${spec.label}: ${what}`,
+      `${fmt(a)}${unit}`,
+      `${fmt(b)}${unit}`,
+      ratio(a ?? Number.NaN, b ?? Number.NaN),
+    ];
+    rows.push(row('latency p50', raw?.latencyMs.p50, gql?.latencyMs.p50, ' ms'));
+    rows.push(row('latency p95', raw?.latencyMs.p95, gql?.latencyMs.p95, ' ms'));
+    rows.push(row('documents examined', raw?.documentsExamined, store?.documentsExamined, ''));
+    rows.push(row('documents returned', raw?.documentsReturned, store?.documentsReturned, ''));
+    rows.push(row('bytes returned', raw?.bytesReturned, store?.bytesReturned, ''));
+  }
+  const set = queries.dataSets.find((d) => d.dataSize === largest);
+  if (set) {
+    const tally = tallyStorage(set);
+    rows.push([
+      'storage: data',
+      fmt(set.storage.raw?.size),
+      fmt(tally?.size),
+      ratio(set.storage.raw?.size ?? Number.NaN, tally?.size ?? Number.NaN),
+    ]);
+    rows.push([
+      'storage: indexes',
+      fmt(set.storage.raw?.totalIndexSize),
+      fmt(tally?.index),
+      ratio(set.storage.raw?.totalIndexSize ?? Number.NaN, tally?.index ?? Number.NaN),
+    ]);
+  }
+  const failed = queries.hitsAtLargest < largest ? ` (only ${fmt(queries.hitsAtLargest)} were loaded)` : '';
+  return `## At ${fmt(largest)} hits: raw events against tally (${e})
+
+Every ratio of sections 3 and 4 at the largest data size of this run${failed}, measured side by side on the same hits. Latency
+is tally as a client sees it (GraphQL over HTTP) against the raw-event query over the driver; documents examined are what
+the database read to answer (explain), documents and bytes returned what it sent back; storage is collStats. "raw / tally" above 1× means tally is cheaper.
+
+${table([`figure at ${fmt(largest)} hits (${e})`, 'raw events', 'tally', 'raw / tally'], rows)}
+`;
+}
+
 function costSection(results: BenchResults): string {
   const e = results.engine.label;
   const ingestRows = (results.ingest?.runs ?? [])
-    .filter((r) => r.serverCpuMsPer1000Hits !== undefined)
-    .map((r) => [r.label, fmt(r.serverCpuMsPer1000Hits), fmt(r.clientCpuMsPer1000Hits)]);
+    .filter((r) => r.serverCpuUsPerHit !== undefined && r.target === 'primary')
+    .map((r) => [r.label, fmt(r.serverCpuUsPerHit), fmt(r.databaseCpuUsPerHit), fmt(r.clientCpuUsPerHit)]);
   const largest = results.queries?.sizes.dataSizes[results.queries.sizes.dataSizes.length - 1];
   const queryRows = QUERY_SPECS.map((spec) => {
     const cell = results.queries?.cells.find(
@@ -324,15 +480,46 @@ The server's own CPU time (user + system, \`process.cpuUsage()\` as exported by 
 from the database's. It includes HTTP, GraphQL parsing and validation, group commit and the driver's BSON work; it does
 not include the database server's CPU. The load generator's CPU is reported alongside (it shares the machine).
 
-${table([`ingest variant (${e})`, 'server CPU ms per 1,000 hits', 'load-generator CPU ms per 1,000 hits'], ingestRows)}
+${table([`ingest variant (${e})`, 'tally server CPU µs/hit', 'database CPU µs/hit', 'load-generator CPU µs/hit'], ingestRows)}
 
 ${table([`query at ${fmt(largest)} hits (${e})`, 'server CPU ms per query'], queryRows)}
 `;
 }
 
+function idempotencySection(results: BenchResults): string {
+  const result = results.idempotency;
+  if (!result) return '';
+  const e = results.engine.label;
+  const rows: string[][] = [];
+  for (const plain of result.runs.filter((r) => !r.keyed)) {
+    const keyed = result.runs.find((r) => r.keyed && r.workload === plain.workload);
+    rows.push([
+      plain.workload,
+      fmt(plain.hitsPerSecond),
+      fmt(keyed?.hitsPerSecond),
+      fmt((keyed?.hitsPerSecond ?? Number.NaN) / plain.hitsPerSecond),
+      `${plain.writeCommandsPerHit.toFixed(3)} / ${keyed?.writeCommandsPerHit.toFixed(3) ?? '–'}`,
+      `${fmt(plain.errors)} / ${fmt(keyed?.errors)}`,
+    ]);
+  }
+  const markers = Object.entries(result.markerBytesPerDocument).map(([name, bytes]) => `\`${name}\` ${fmt(bytes)}`);
+  return `## 6. Exactly-once ingest: idempotency keys (${e})
+
+The same traffic with and without an \`idempotencyKey\` per request (a new key each), each run on emptied collections of
+one server. A flush holding keyed requests costs one more write command (the ledger insert of all its keys) and adds a
+lane marker to each document it touches; a flush without keyed requests is unchanged.
+
+${table([`workload (${e})`, 'hits/s unkeyed', 'hits/s keyed', 'keyed ÷ unkeyed', 'write commands per hit (unkeyed / keyed)', 'errors'], rows)}
+
+Bytes the markers add per counter document after the keyed batches of 100 (mean BSON size with \`_a\` minus without):
+${markers.join(', ')}. One ledger entry (\`ingest.requests\`) is ${fmt(result.ledgerBytesPerRequest)} bytes, kept for the
+idempotency window.
+`;
+}
+
 function issueNumbers(results: BenchResults): string {
   const e = results.engine.label;
-  const runs = new Map((results.ingest?.runs ?? []).map((r) => [r.key, r]));
+  const runs = new Map((results.ingest?.runs ?? []).filter((r) => r.target === 'primary').map((r) => [r.key, r]));
   const per1000 = (key: string): string => fmt((runs.get(key)?.writeCommandsPerHit ?? Number.NaN) * 1000);
   const largest = results.queries?.sizes.dataSizes[results.queries.sizes.dataSizes.length - 1];
   const cell = (kind: QueryKind): QueryCell | undefined =>
@@ -344,7 +531,10 @@ function issueNumbers(results: BenchResults): string {
     ...(['lastHourByMinute', 'last7DaysByHour', 'last90DaysByDay', 'dashboard20'] as const).map((kind) => {
       const c = cell(kind);
       const label = QUERY_SPECS.find((s) => s.kind === kind)?.label ?? kind;
-      return [`${label}: documents read / bytes returned`, `${fmt(c?.documentsReturned)} / ${fmt(c?.bytesReturned)}`];
+      return [
+        `${label}: documents examined / returned / bytes returned`,
+        `${fmt(c?.documentsExamined)} / ${fmt(c?.documentsReturned)} / ${fmt(c?.bytesReturned)}`,
+      ];
     }),
   ];
   return `## The numbers issue 3 asks for (${e})
@@ -370,23 +560,31 @@ Do not edit by hand: rerun the command. Machine-readable results (JSON and CSV, 
 
 ${engineNote(results)}
 ${failures}
+${ratiosAtLargest(results)}
 ${schemaSection(results)}
 ${ingestSection(results)}
 ${querySection(results)}
 ${storageSection(results)}
 ${costSection(results)}
+${idempotencySection(results)}
 ${issueNumbers(results)}
 ## Running it yourself
 
 \`\`\`sh
-npm run bench -- --quick                      # under 5 minutes on 2 cores (embedded server)
-npm run bench                                 # full mode: longer days, more data
+npm run bench -- --quick                      # up to 100,000 stored hits, under 10 minutes on 2 cores (embedded server)
+npm run bench                                 # full mode: up to 1,000,000 stored hits, under an hour
+npm run bench -- --quick --compare-stock      # also run the ingest section on the stock FerretDB build, side by side
+npm run bench -- --quick --ferretdb-binary PATH   # the embedded database is this FerretDB executable
 MONGODB_URI=mongodb://127.0.0.1:27017 npm run bench -- --quick   # the same, against real MongoDB
 \`\`\`
 
 With \`MONGODB_URI\` set the benchmark uses that server (each run creates and drops databases named \`bench_<timestamp>_*\`);
-otherwise it starts the embedded one (mongod if available, else FerretDB). Sizes scale with the engine: FerretDB gets data
-sizes it can answer in seconds, MongoDB larger ones (see \`bench/options.ts\`). Charts are SVGs written next to this file in
-\`docs/benchmarks/\`. Benchmarks are not tests: nothing here has a pass/fail threshold.
+otherwise it starts the embedded one (mongod if available, else FerretDB: the patched build, or the executable given with
+\`--ferretdb-binary\` or \`BENCH_FERRETDB_BINARY\`). The FerretDB build (stock or patched) is told apart by its query plans,
+not by its path. \`--compare-stock\` builds the stock release once (\`node scripts/ensure-ferretdb.js --stock\`, needs Go)
+and \`--compare-ferretdb-binary PATH\` takes any other executable; either runs every ingest workload on both engines, one
+after the other. Data sizes are the same on every engine; FerretDB gets fewer repetitions per cell (see \`bench/options.ts\`).
+Charts are SVGs written next to this file in \`docs/benchmarks/\`. Benchmarks are not tests: nothing here has a pass/fail
+threshold.
 `;
 }

@@ -1,34 +1,14 @@
 /**
- * `npm run bench [-- --quick | --smoke] [--results-dir DIR] [--docs-dir DIR]`: runs the benchmark suite against
- * MONGODB_URI (or the embedded server) and writes bench-results/<timestamp>/ and docs/benchmarks.md.
+ * `npm run bench [-- --quick | --smoke] [--results-dir DIR] [--docs-dir DIR] [--ferretdb-binary PATH]
+ * [--compare-stock | --compare-ferretdb-binary PATH] [--only SECTION]`: runs the benchmark suite against MONGODB_URI (or the
+ * embedded server) and writes bench-results/<timestamp>/ and docs/benchmarks.md.
  */
 import path from 'node:path';
-import { projectRoot } from '../src/projectRoot';
-import type { BenchMode, BenchOptions } from './options';
+import { parseArgs } from './parseArgs';
 import { runBench } from './runBench';
 
-function parseArgs(argv: readonly string[]): BenchOptions {
-  const root = projectRoot();
-  let mode: BenchMode = 'full';
-  let resultsDir = path.join(root, 'bench-results');
-  let docsDir = path.join(root, 'docs');
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--quick') mode = 'quick';
-    else if (arg === '--smoke') mode = 'smoke';
-    else if (arg === '--full') mode = 'full';
-    else if (arg === '--results-dir') resultsDir = path.resolve(argv[++i] ?? '');
-    else if (arg === '--docs-dir') docsDir = path.resolve(argv[++i] ?? '');
-    else
-      throw new Error(
-        `unknown argument ${JSON.stringify(arg)}; expected --quick, --smoke, --full, --results-dir DIR or --docs-dir DIR`,
-      );
-  }
-  return { mode, resultsDir, docsDir, server: 'child' };
-}
-
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseArgs(process.argv.slice(2), process.env);
   const started = Date.now();
   console.log(`tally benchmarks, ${options.mode} mode`);
   const output = await runBench(options, (line) => console.log(line));

@@ -214,11 +214,16 @@ function mean(values: number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
+/** Counts the non-object values under `node`, with an explicit stack (no recursion over data). */
 function countLeaves(node: Document | undefined): number {
-  if (!node) return 0;
+  const stack: Document[] = node ? [node] : [];
   let n = 0;
-  for (const value of Object.values(node))
-    n += typeof value === 'object' && value !== null ? countLeaves(value as Document) : 1;
+  for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
+    for (const value of Object.values(current)) {
+      if (typeof value === 'object' && value !== null) stack.push(value as Document);
+      else n += 1;
+    }
+  }
   return n;
 }
 

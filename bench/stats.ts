@@ -10,7 +10,7 @@ export interface LatencySummary {
 /** Nearest-rank percentile of an unsorted sample (ms). */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = Float64Array.from(values).sort();
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank] as number;
 }

@@ -5,6 +5,10 @@
 export interface LineSeries {
   readonly name: string;
   readonly points: ReadonlyArray<{ readonly x: number; readonly y: number }>;
+  /** Palette index (default: the series' position), so related lines can share a colour. */
+  readonly colour?: number;
+  /** Draw dashed (e.g. p95 beside a solid p50). */
+  readonly dashed?: boolean;
 }
 
 export interface LineChartSpec {
@@ -65,9 +69,14 @@ interface Axis {
 }
 
 function axis(values: number[], log: boolean, pixels: [number, number], fixed?: readonly number[], min?: number): Axis {
-  const finite = values.filter((v) => Number.isFinite(v) && (!log || v > 0));
-  let lo = Math.min(...finite, ...(min === undefined ? [] : [min]));
-  let hi = Math.max(...finite);
+  // Loops, not Math.min(...values): spreading a large array into a call overflows the stack.
+  let lo = min ?? Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (!Number.isFinite(v) || (log && v <= 0)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [log ? 1 : 0, 1];
   let ticks: number[];
   if (log) {
@@ -85,9 +94,11 @@ function axis(values: number[], log: boolean, pixels: [number, number], fixed?: 
     for (let t = lo; t <= hi + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
   }
   if (fixed) {
-    ticks = [...fixed];
-    lo = Math.min(lo, ...fixed);
-    hi = Math.max(hi, ...fixed);
+    ticks = Array.from(fixed);
+    for (const t of fixed) {
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+    }
   }
   const [p0, p1] = pixels;
   const f = log ? Math.log10 : (v: number) => v;
@@ -137,8 +148,8 @@ export function lineChart(spec: LineChartSpec): string {
     `<text transform="translate(18 ${(top + height - bottom) / 2}) rotate(-90)" font-size="12" text-anchor="middle" ${FONT}>${escapeXml(spec.yLabel)}</text>`,
   );
   spec.series.forEach((series, i) => {
-    const colour = PALETTE[i % PALETTE.length] as string;
-    const dash = i >= PALETTE.length ? ' stroke-dasharray="5 3"' : '';
+    const colour = PALETTE[(series.colour ?? i) % PALETTE.length] as string;
+    const dash = (series.dashed ?? i >= PALETTE.length) ? ' stroke-dasharray="5 3"' : '';
     const points = series.points.filter((p) => Number.isFinite(p.y) && (!spec.logY || p.y > 0));
     const path = points.map((p) => `${x.scale(p.x).toFixed(1)},${y.scale(p.y).toFixed(1)}`).join(' ');
     parts.push(`<polyline points="${path}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`);

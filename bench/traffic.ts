@@ -1,6 +1,6 @@
 /** The simulated site: Zipf-popular pages, hits spread uniformly over a time window ending at `now`. */
 import type { Random } from './random';
-import { seededRandom, zipfSampler } from './random';
+import { seededRandom, unitAt, zipfCdf, zipfPick, zipfSampler } from './random';
 
 export const BENCH_SITE = 'bench.example';
 
@@ -36,4 +36,31 @@ export function generateHits(
     hits.push({ site: BENCH_SITE, page: pagePath(rank()), at: shape.now - 1 - Math.floor(random() * shape.spanMs) });
   }
   return hits;
+}
+
+/**
+ * `total` hits in time order, each computed on demand from its index: the ingest runs replay a live site's
+ * stream without holding (or sorting) an array that grows with the run. Hit i falls in the i-th of `total`
+ * equal slices of the window, at a random instant inside it.
+ */
+export class OrderedTraffic {
+  private readonly cdf: number[];
+
+  constructor(
+    private readonly shape: TrafficShape,
+    readonly total: number,
+  ) {
+    this.cdf = zipfCdf(shape.pages, shape.zipfS);
+  }
+
+  hit(index: number): BenchHit {
+    const { spanMs, now, seed } = this.shape;
+    const slice = spanMs / this.total;
+    const at = now - spanMs + Math.floor((index + unitAt(seed, 2 * index)) * slice);
+    return {
+      site: BENCH_SITE,
+      page: pagePath(zipfPick(this.cdf, unitAt(seed, 2 * index + 1))),
+      at: Math.min(at, now - 1),
+    };
+  }
 }

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { KeyRing } from './auth/KeyRing';
+import type { Principal } from './auth/Principal';
 import type { Config } from './config/loadConfig';
 import { createContext } from './graphql/Context';
 import type { Context } from './graphql/Context';
@@ -14,6 +15,9 @@ import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
 import { ServiceUnavailableError } from './errors/ServiceUnavailableError';
 import { GroupCommitter } from './ingest/GroupCommitter';
+import { createFlushWriter } from './ingest/createFlushWriter';
+import { KeyedRequests } from './ingest/KeyedRequests';
+import { RequestLedger } from './store/requestLedger';
 import { HitIngest } from './ingest/HitIngest';
 import { ImpressionIngest } from './ingest/ImpressionIngest';
 import { SerialQueue } from './ingest/SerialQueue';
@@ -57,6 +61,8 @@ export interface App {
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where the server has no TTL indexes, expired second-level documents are deleted this often. */
 const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Where the server has no TTL indexes, expired idempotency keys are deleted this often. */
+const LEDGER_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
@@ -94,17 +100,15 @@ export async function startApp(
   }
 
   let running: Running | undefined;
-  const notReady = (): ServiceUnavailableError =>
-    new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
-  const context = async (principal: Parameters<typeof createContext>[1]): Promise<Context> => {
-    if (!running) throw notReady();
-    return createContext(running.services, principal);
+  const started = (): Running => {
+    if (!running)
+      throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
+    return running;
   };
-  // The HTTP server starts before the database is reachable: its routes reach the services through these.
-  const services = (): Services => {
-    if (!running) throw notReady();
-    return running.services;
-  };
+  const context = async (
+    principal: Principal,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+  ): Promise<Context> => createContext(started().services, principal, headers);
   const webAssets = WebAssets.load(config.webDir ?? path.join(projectRoot(), 'dist', 'web'));
   if (webAssets.names().length === 0) logger.warn({ dir: webAssets.dir }, MISSING_ASSETS_MESSAGE);
   const keyRing = new KeyRing(config.auth.keys, config.auth.off);
@@ -133,16 +137,15 @@ export async function startApp(
         maxHitsPerRequest: config.ingest.maxBatchSize,
         maxImpressionsPerRequest: config.impressions.maxBatchSize,
       },
-      ingest: { recordHit: async (input) => services().ingest.recordHit(input) },
+      ingest: () => started().services.ingest,
       metricsRoute: metricsServer === undefined,
       export: {
         deps: () => {
-          if (!running)
-            throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
+          const { services } = started();
           return {
-            reader: running.services.seriesReader,
+            reader: services.seriesReader,
             limits: {
-              ...running.services.seriesLimits,
+              ...services.seriesLimits,
               maxBuckets: config.dashboards.exportMaxBuckets,
               maxBucketsSetting: 'EXPORT_MAX_BUCKETS',
             },
@@ -264,15 +267,42 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
           intervalMs: SECONDS_SWEEP_INTERVAL_MS,
         })
       : undefined;
-  const committer = new GroupCommitter((batch) => counters.write(batch), {
-    intervalMs: config.ingest.flushIntervalMs,
-    concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-    maxPendingDocuments: config.ingest.maxFlushDocuments,
-    newBatch: () =>
-      new CounterBatch({
-        siteTotals: config.dashboards.siteTotals,
-        seconds: config.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
-      }),
+  const ledger = new RequestLedger(database.db, {
+    windowMs: config.idempotency.windowHours * HOUR_MS,
+    writeConcern: config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
+  });
+  const ledgerSweeper =
+    (await ledger.ensureIndexes(database.engine, logger)) === 'sweep'
+      ? startSecondsSweeper({
+          sweep: (now) => ledger.sweep(now),
+          clock,
+          logger,
+          intervalMs: LEDGER_SWEEP_INTERVAL_MS,
+          what: 'idempotency keys',
+        })
+      : undefined;
+  const newBatch = (): CounterBatch =>
+    new CounterBatch({
+      siteTotals: config.dashboards.siteTotals,
+      seconds: config.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
+    });
+  const committer = new GroupCommitter(
+    createFlushWriter({ counters, ledger, clock, leaseMs: config.idempotency.leaseMs }),
+    {
+      intervalMs: config.ingest.flushIntervalMs,
+      concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
+      maxPendingDocuments: config.ingest.maxFlushDocuments,
+      newBatch,
+    },
+  );
+  const keyed = new KeyedRequests({
+    committer,
+    ledger,
+    counters,
+    newBatch,
+    clock,
+    leaseMs: config.idempotency.leaseMs,
+    waitMs: config.idempotency.waitMs,
   });
   const planner = config.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
   const ticker = planner
@@ -302,7 +332,7 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
     version: readVersion(),
     engine: database.engine,
     databaseName: config.mongodbDb,
-    ingest: new HitIngest({ committer, planner, secondsPlanner, clock, limits: config.ingest }),
+    ingest: new HitIngest({ committer, keyed, planner, secondsPlanner, clock, limits: config.ingest }),
     counters,
     seriesReader: counters,
     seriesLimits: seriesLimits(config),
@@ -328,6 +358,7 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
       ticker?.stop();
       secondsTicker?.stop();
       sweeper?.stop();
+      ledgerSweeper?.stop();
       // Pending hits are written before the database closes; a write that fails here was never acknowledged.
       await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));
       await database.close();

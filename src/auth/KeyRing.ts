@@ -12,16 +12,19 @@ import type { Principal } from './Principal';
 const MAX_AUTHORIZATION_LENGTH = 512;
 
 export class KeyRing {
-  /** True when at least one key (secret or site) is configured: requests then need one. */
+  /**
+   * True when at least one secret key is configured: GraphQL and the protected routes then need one. Site
+   * keys alone do not switch it on: they cannot authenticate anything but beacons.
+   */
   readonly enabled: boolean;
   private readonly siteKeyHashes: ReadonlyArray<{ readonly sha256: Buffer; readonly siteKey: SiteKey }>;
 
   constructor(
     private readonly config: Keys,
-    /** TALLY_AUTH=off: keys may still be configured (site keys for beacons), but GraphQL is open. */
+    /** TALLY_AUTH=off: GraphQL is open even when secret keys are configured; site keys still guard beacons. */
     authOff = false,
   ) {
-    this.enabled = !authOff && (config.keys.length > 0 || config.siteKeys.length > 0);
+    this.enabled = !authOff && config.keys.length > 0;
     this.siteKeyHashes = config.siteKeys.map((siteKey) => ({ sha256: sha256(siteKey.key), siteKey }));
   }
 

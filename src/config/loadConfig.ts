@@ -45,6 +45,7 @@ export interface Config {
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
   readonly dashboards: DashboardsConfig;
+  readonly idempotency: IdempotencyConfig;
 }
 
 /** API keys (README "Security"). */
@@ -70,6 +71,16 @@ export interface LimitsConfig {
   /** Requests per window per client address (requests without a key); 0 switches the limit off. */
   readonly ratePerAddress: number;
   readonly rateWindowMs: number;
+}
+
+/** Idempotency keys on recordHit/recordHits (issue 9). */
+export interface IdempotencyConfig {
+  /** How long a key is remembered: a retry within it is never counted twice. */
+  readonly windowHours: number;
+  /** How long an attempt owns its key before another process may re-drive it (longer than any write takes). */
+  readonly leaseMs: number;
+  /** How long a retry waits for an attempt in progress before answering IDEMPOTENCY_KEY_IN_PROGRESS. */
+  readonly waitMs: number;
 }
 
 export interface IngestConfig {
@@ -134,13 +145,16 @@ const TARGETINGS: readonly DocumentTargeting[] = ['auto', 'shardKey', 'idOnly'];
 export function loadConfig(env: Env = process.env): Config {
   const config = readConfig(env);
   const { keys, off } = config.auth;
-  // Secure by default: without keys, every operation is open, so only this machine may reach it.
-  if (keys.keys.length === 0 && keys.siteKeys.length === 0 && !off && !isLoopbackHost(config.host)) {
+  // Secure by default: without secret keys every operation is open, so only this machine may reach it.
+  if (keys.keys.length === 0 && !off && !isLoopbackHost(config.host)) {
     throw new ConfigError(
       'HOST',
       'a loopback address while no API keys are configured (set TALLY_KEYS_FILE, or TALLY_AUTH=off to serve without keys)',
       config.host,
     );
+  }
+  if (env.TALLY_AUTH === 'on' && keys.keys.length === 0) {
+    throw new ConfigError('TALLY_AUTH', 'off or unset while no secret keys are configured (TALLY_KEYS_FILE)', 'on');
   }
   return config;
 }
@@ -209,6 +223,11 @@ function readConfig(env: Env): Config {
       siteTotals: boolean(env, 'SITE_TOTALS_ENABLED', true),
       topPagesMaxPage: integer(env, 'TOP_PAGES_MAX_PAGE', 100, 1, 1_000),
       exportMaxBuckets: integer(env, 'EXPORT_MAX_BUCKETS', 100_000, 1, 10_000_000),
+    },
+    idempotency: {
+      windowHours: integer(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1, 8760),
+      leaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000, 100, 3_600_000),
+      waitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 600_000),
     },
   };
 }

@@ -10,7 +10,9 @@ export type ErrorCode =
   | 'LIMIT_EXCEEDED'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'IDEMPOTENCY_KEY_IN_PROGRESS';
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;

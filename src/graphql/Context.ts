@@ -14,8 +14,20 @@ export interface Context {
   readonly loaders: Loaders;
   /** Checked against each root field's policy before execution (src/graphql/guard). */
   readonly principal: Principal;
+  /** The `Idempotency-Key` HTTP header, if the request had exactly one. */
+  readonly idempotencyKeyHeader?: string | undefined;
 }
 
-export function createContext(services: Services, principal: Principal): Context {
-  return { services, principal, loaders: { series: createSeriesLoader(services.seriesReader) } };
+export function createContext(
+  services: Services,
+  principal: Principal,
+  headers: Readonly<Record<string, string | string[] | undefined>> = {},
+): Context {
+  const header = headers['idempotency-key'];
+  return {
+    services,
+    principal,
+    loaders: { series: createSeriesLoader(services.seriesReader) },
+    idempotencyKeyHeader: Array.isArray(header) ? header.join(', ') : header,
+  };
 }

@@ -13,7 +13,8 @@ import type { Logger } from '../logging/createLogger';
 
 /** Longest message a client receives; longer ones (graphql-js quotes inputs) are cut. */
 export const MAX_MESSAGE_LENGTH = 500;
-const TOKEN_LIMIT = /^Syntax Error: Document contains more than (\d+) tokens\. Parsing aborted\.$/;
+/** graphql-js 16 writes "more that"; later versions may fix the typo. */
+const TOKEN_LIMIT = /^Syntax Error: Document contains more tha[nt] \d+ tokens\. Parsing aborted\.$/;
 
 export interface FormatErrorOptions {
   readonly includeStacktrace: boolean;

@@ -38,6 +38,14 @@ export function metricsPlugin<TContext extends object>(
             (response.body.kind === 'single' && (response.body.singleResult.errors?.length ?? 0) > 0);
           stop({ operation });
           metrics.graphqlRequests.inc({ operation, outcome: failed ? 'error' : 'ok' });
+          // A whole request refused (no data) by a limit or a key: counted by code and limit.
+          if (response.body.kind === 'single' && response.body.singleResult.data === undefined) {
+            const first = response.body.singleResult.errors?.[0]?.extensions;
+            const code = first?.code;
+            if (code === 'LIMIT_EXCEEDED' || code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') {
+              metrics.rejectedRequests.inc({ code, limit: typeof first?.limit === 'string' ? first.limit : '' });
+            }
+          }
         },
       };
     },

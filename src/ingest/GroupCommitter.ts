@@ -6,18 +6,52 @@
  * A flush touches at most about `maxPendingDocuments` documents: a huge submission is sealed into several
  * bounded flushes, and hits that arrive while those queue ride along with the next one instead of waiting behind
  * all of them, so one 10,000-page batch never holds a single hit back for longer than about two flushes.
+ *
+ * Each flush is one attempt `(lane, seq)` of a writer lane (WriterLanes). Requests with an idempotency key travel
+ * next to the batch, not in it, and always whole in one flush: the writer first claims their keys in the ledger and
+ * adds only the claimed ones (see createFlushWriter), so a duplicate never enters a flush, and the ledger can name
+ * the one attempt that carried each request.
  */
 import { CounterBatch } from '../store/CounterBatch';
+import type { LaneSeq } from '../store/FlushMark';
+import { isDefiniteWriteFailure } from '../store/isDefiniteWriteFailure';
+import type { LedgerClaim } from '../store/requestLedger';
 import type { Hit } from './Hit';
+import { WriterLanes } from './WriterLanes';
+
+/** A keyed request waiting for its flush. */
+export interface KeyedSubmission {
+  readonly claim: LedgerClaim;
+  readonly hits: readonly Hit[];
+}
+
+/** What one flush holds besides the coalesced batch of unkeyed hits. */
+export interface FlushContext {
+  readonly keyed: readonly KeyedSubmission[];
+  readonly attempt: LaneSeq;
+}
+
+/**
+ * Writes a flush. Resolves with the keyed submissions it did not write because their key was claimed already
+ * (by an earlier attempt or another process): their callers handle them as retries.
+ */
+export type FlushWrite = (batch: CounterBatch, flush: FlushContext) => Promise<ReadonlySet<KeyedSubmission> | void>;
+
+/** `written`: the hits are acknowledged. `claimed`: the key was already claimed; nothing of this call was written. */
+export type SubmitOutcome = 'written' | 'claimed';
 
 interface Waiter {
-  resolve(): void;
+  resolve(outcome: SubmitOutcome): void;
   reject(error: unknown): void;
+  readonly keyed?: KeyedSubmission | undefined;
 }
 
 interface Part {
   batch: CounterBatch;
   readonly waiters: Waiter[];
+  readonly keyed: KeyedSubmission[];
+  /** Documents the keyed submissions may touch (three per hit at most): they count toward the flush's size. */
+  keyedDocuments: number;
 }
 
 export interface GroupCommitterOptions {
@@ -36,25 +70,33 @@ export class GroupCommitter {
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
   private readonly idle: Array<() => void> = [];
+  /** The writer lanes: one per flush that may be in flight. */
+  readonly lanes: WriterLanes;
 
   constructor(
-    private readonly write: (batch: CounterBatch) => Promise<void>,
+    private readonly write: FlushWrite,
     private readonly options: GroupCommitterOptions,
   ) {
     this.open = this.newPart();
+    this.lanes = new WriterLanes(options.concurrency);
   }
 
-  /** Resolves once writes holding every one of `hits` are acknowledged. `urgent` skips the wait. */
-  submit(hits: readonly Hit[], urgent = false): Promise<void> {
-    if (hits.length === 0) return Promise.resolve();
-    const parts: Array<Promise<void>> = [];
+  /**
+   * Resolves once writes holding every one of `hits` are acknowledged. `urgent` skips the wait. With `claim` (a
+   * keyed request) the hits go out in one flush, and it may instead resolve `claimed`: the key was taken before
+   * this flush could claim it, and nothing of this call was written.
+   */
+  submit(hits: readonly Hit[], urgent = false, claim?: LedgerClaim): Promise<SubmitOutcome> {
+    if (hits.length === 0) return Promise.resolve('written');
+    if (claim) return this.submitKeyed({ claim, hits }, urgent);
+    const parts: Array<Promise<SubmitOutcome>> = [];
     let holdsHits = false;
     for (const hit of hits) {
       // A batch is opened by its first hit, so its notion of "now" is at most one flush interval old.
       if (this.open.batch.hits === 0) this.open.batch = this.newBatch();
       this.open.batch.add(hit);
       holdsHits = true;
-      if (this.open.batch.documents >= this.options.maxPendingDocuments) {
+      if (this.size(this.open) >= this.options.maxPendingDocuments) {
         parts.push(this.waitFor(this.open));
         this.sealed.push(this.open);
         this.open = this.newPart();
@@ -62,12 +104,37 @@ export class GroupCommitter {
       }
     }
     if (holdsHits) parts.push(this.waitFor(this.open));
+    this.schedule(urgent);
+    return parts.length === 1 ? (parts[0] as Promise<SubmitOutcome>) : Promise.all(parts).then(() => 'written');
+  }
+
+  private submitKeyed(submission: KeyedSubmission, urgent: boolean): Promise<SubmitOutcome> {
+    const documents = submission.hits.length * 3;
+    if (this.open.waiters.length > 0 && this.size(this.open) + documents > this.options.maxPendingDocuments) {
+      this.sealed.push(this.open);
+      this.open = this.newPart();
+    }
+    this.open.keyed.push(submission);
+    this.open.keyedDocuments += documents;
+    const done = this.waitFor(this.open, submission);
+    if (this.size(this.open) >= this.options.maxPendingDocuments) {
+      this.sealed.push(this.open);
+      this.open = this.newPart();
+    }
+    this.schedule(urgent);
+    return done;
+  }
+
+  private schedule(urgent: boolean): void {
     if (urgent || this.options.intervalMs === 0 || this.sealed.length > 0) {
       this.startFlush();
     } else {
       this.timer ??= setTimeout(() => this.startFlush(), this.options.intervalMs);
     }
-    return parts.length === 1 ? (parts[0] as Promise<void>) : Promise.all(parts).then(() => undefined);
+  }
+
+  private size(part: Part): number {
+    return part.batch.documents + part.keyedDocuments;
   }
 
   /** Writes everything pending and waits for every flush in flight (used at shutdown). */
@@ -83,11 +150,11 @@ export class GroupCommitter {
   }
 
   private newPart(): Part {
-    return { batch: this.newBatch(), waiters: [] };
+    return { batch: this.newBatch(), waiters: [], keyed: [], keyedDocuments: 0 };
   }
 
-  private waitFor(part: Part): Promise<void> {
-    return new Promise<void>((resolve, reject) => part.waiters.push({ resolve, reject }));
+  private waitFor(part: Part, keyed?: KeyedSubmission): Promise<SubmitOutcome> {
+    return new Promise<SubmitOutcome>((resolve, reject) => part.waiters.push({ resolve, reject, keyed }));
   }
 
   /** The oldest sealed flush, with the small open batch riding along; else the open batch. */
@@ -95,9 +162,11 @@ export class GroupCommitter {
     const sealed = this.sealed.shift();
     if (sealed) {
       const open = this.open;
-      if (open.waiters.length > 0 && open.batch.documents <= this.options.maxPendingDocuments) {
+      if (open.waiters.length > 0 && this.size(open) <= this.options.maxPendingDocuments) {
         sealed.batch.absorb(open.batch);
         sealed.waiters.push(...open.waiters);
+        sealed.keyed.push(...open.keyed);
+        sealed.keyedDocuments += open.keyedDocuments;
         this.open = this.newPart();
       }
       return sealed;
@@ -117,10 +186,19 @@ export class GroupCommitter {
       const part = this.next();
       if (!part) return;
       this.inFlight += 1;
-      this.write(part.batch)
+      // A keyed-only flush opens its batch now: its notion of "now" must not be older than the flush.
+      const batch = part.batch.hits === 0 ? this.newBatch() : part.batch;
+      const attempt = this.lanes.acquire();
+      this.write(batch, { keyed: part.keyed, attempt })
         .then(
-          () => part.waiters.forEach((w) => w.resolve()),
-          (error: unknown) => part.waiters.forEach((w) => w.reject(error)),
+          (claimed) => {
+            this.lanes.succeeded(attempt);
+            for (const w of part.waiters) w.resolve(w.keyed && claimed?.has(w.keyed) ? 'claimed' : 'written');
+          },
+          (error: unknown) => {
+            this.lanes.failedWith(attempt, isDefiniteWriteFailure(error));
+            part.waiters.forEach((w) => w.reject(error));
+          },
         )
         .finally(() => {
           this.inFlight -= 1;

@@ -1,6 +1,8 @@
 /** The ingest use-cases: validate at the boundary, note activity for preallocation, then group-commit. */
 import type { Hit, HitInputFields, HitLimits } from './Hit';
 import type { GroupCommitter } from './GroupCommitter';
+import { fingerprint, parseIdempotencyKey } from './IdempotencyKey';
+import type { KeyedRequests } from './KeyedRequests';
 import { parseHit, parseHitBatch } from './parseHit';
 import type { PreallocationPlanner } from './PreallocationPlanner';
 
@@ -8,32 +10,69 @@ export interface HitIngestDeps {
   readonly committer: GroupCommitter;
   readonly limits: HitLimits;
   readonly clock: () => number;
+  /** Exactly-once execution of requests with an idempotency key (issue 9). */
+  readonly keyed: KeyedRequests;
   /** Absent when preallocation is switched off. */
   readonly planner?: PreallocationPlanner | undefined;
   /** The next hour's second-level minutes; absent when switched off. */
   readonly secondsPlanner?: PreallocationPlanner | undefined;
 }
 
+export interface IngestOptions {
+  /**
+   * Counts the request exactly once however often it is sent (within the idempotency window): a retry gets the
+   * original result, the same key with other hits IDEMPOTENCY_KEY_REUSED.
+   */
+  readonly idempotencyKey?: string | null | undefined;
+  /** Separates key spaces (e.g. per API key); the same key in two scopes is two keys. */
+  readonly idempotencyScope?: string | undefined;
+}
+
+export interface RecordHitsResult {
+  readonly accepted: number;
+  readonly total: number;
+}
+
 export class HitIngest {
   constructor(private readonly deps: HitIngestDeps) {}
 
-  async recordHit(input: HitInputFields): Promise<Hit> {
-    const now = this.deps.clock();
-    const hit = parseHit(input, { now, limits: this.deps.limits });
-    this.deps.planner?.noteHit(hit.site, hit.page, now);
-    this.deps.secondsPlanner?.noteHit(hit.site, hit.page, now);
-    await this.deps.committer.submit([hit]);
-    return hit;
+  async recordHit(input: HitInputFields, options: IngestOptions = {}): Promise<Hit> {
+    const stamp = (now: number) => {
+      const hit = parseHit(input, { now, limits: this.deps.limits });
+      return { hits: [hit], result: hit };
+    };
+    return this.run(stamp, 'recordHit', [input], options, false);
   }
 
   /** All or nothing: one invalid hit rejects the batch before anything is written. */
-  async recordHits(inputs: readonly HitInputFields[]): Promise<{ accepted: number; total: number }> {
-    const now = this.deps.clock();
-    const hits = parseHitBatch(inputs, { now, limits: this.deps.limits });
-    for (const planner of [this.deps.planner, this.deps.secondsPlanner]) {
-      if (planner) for (const hit of hits) planner.noteHit(hit.site, hit.page, now);
+  async recordHits(inputs: readonly HitInputFields[], options: IngestOptions = {}): Promise<RecordHitsResult> {
+    const stamp = (now: number) => {
+      const hits = parseHitBatch(inputs, { now, limits: this.deps.limits });
+      return { hits, result: { accepted: hits.length, total: hits.reduce((sum, hit) => sum + hit.count, 0) } };
+    };
+    return this.run(stamp, 'recordHits', inputs, options, true);
+  }
+
+  private async run<T>(
+    stamp: (now: number) => { readonly hits: readonly Hit[]; readonly result: T },
+    kind: 'recordHit' | 'recordHits',
+    inputs: readonly HitInputFields[],
+    options: IngestOptions,
+    urgent: boolean,
+  ): Promise<T> {
+    const noting = (now: number) => {
+      const stamped = stamp(now);
+      for (const planner of [this.deps.planner, this.deps.secondsPlanner]) {
+        if (planner) for (const hit of stamped.hits) planner.noteHit(hit.site, hit.page, now);
+      }
+      return stamped;
+    };
+    if (options.idempotencyKey == null) {
+      const { hits, result } = noting(this.deps.clock());
+      await this.deps.committer.submit(hits, urgent);
+      return result;
     }
-    await this.deps.committer.submit(hits, true);
-    return { accepted: hits.length, total: hits.reduce((sum, hit) => sum + hit.count, 0) };
+    const key = parseIdempotencyKey(options.idempotencyKey, options.idempotencyScope);
+    return this.deps.keyed.run(key, fingerprint(kind, inputs), noting, urgent);
   }
 }

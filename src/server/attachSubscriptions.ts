@@ -84,6 +84,25 @@ export function attachSubscriptions(options: {
     // `ws` closes the socket (1009) instead of buffering a larger message.
     maxPayload: limits.maxWebSocketMessageBytes,
   });
+  // Registered before graphql-ws's own listener: `ws` reports a client's protocol violation (an oversized or
+  // malformed frame) as a socket error and destroys the socket itself; graphql-ws would print it with a stack
+  // as an internal error. It is the client's mistake: one info line and a counter.
+  wss.on('connection', (socket) => {
+    const emit = socket.emit.bind(socket);
+    socket.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+      const code = (args[0] as { code?: unknown } | undefined)?.code;
+      if (event === 'error' && typeof code === 'string' && code.startsWith('WS_ERR_')) {
+        const tooLarge = code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+        metrics.rejectedRequests.inc({
+          code: tooLarge ? 'LIMIT_EXCEEDED' : 'BAD_REQUEST',
+          limit: tooLarge ? 'WS_MAX_MESSAGE_BYTES' : '',
+        });
+        logger.info({ transport: 'websocket', code }, 'closed a WebSocket that broke the protocol or a size limit');
+        return true;
+      }
+      return emit(event, ...args);
+    }) as typeof socket.emit;
+  });
   const disposable = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema,
@@ -98,12 +117,18 @@ export function attachSubscriptions(options: {
       },
       async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
         const started = performance.now();
-        const operationLabel = options.label(payload.operationName);
+        let operationLabel = options.label(payload.operationName);
         const refuse = (error: unknown): readonly GraphQLError[] => {
           const errors = (Array.isArray(error) ? error : [error]).map((one) =>
             one instanceof GraphQLError ? one : (toGraphQLError(one) as GraphQLError),
           );
           const first = errors[0]?.originalError;
+          if (first instanceof AppError) {
+            metrics.rejectedRequests.inc({
+              code: first.code,
+              limit: first instanceof LimitExceededError ? first.limit : '',
+            });
+          }
           record(operationLabel, 'error', started, first instanceof AppError ? first.code : undefined);
           return errors;
         };
@@ -136,16 +161,18 @@ export function attachSubscriptions(options: {
         try {
           document = parse(payload.query, { maxTokens: limits.maxTokens });
         } catch (error) {
-          return refuse(error);
+          return refuse(error instanceof GraphQLError ? withCode(error, 'GRAPHQL_PARSE_FAILED') : error);
         }
         const errors = validate(schema, document, rules);
-        if (errors.length > 0) return refuse(errors);
+        if (errors.length > 0) return refuse(errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')));
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) {
           return refuse(
             new BadRequestError('the document must hold exactly one operation, or name one in operationName'),
           );
         }
+        // Like Apollo's, the label is the name of the operation executed, whether or not the client sent it.
+        operationLabel = options.label(operation.name?.value);
         const principal = principals.get(ctx) ?? { kind: 'anonymous' };
         try {
           checkOperation(
@@ -179,4 +206,16 @@ export function attachSubscriptions(options: {
     wss,
   );
   return { close: () => Promise.resolve(disposable.dispose()) };
+}
+
+/** graphql-js's request errors carry no code; Apollo adds these same ones over HTTP. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  if (error.extensions.code !== undefined) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
 }

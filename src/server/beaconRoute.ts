@@ -25,7 +25,7 @@ export type BeaconOutcome =
 
 export function registerBeaconRoute(
   app: FastifyInstance,
-  deps: { keyRing: KeyRing; ingest: Pick<HitIngest, 'recordHit'>; metrics: Metrics },
+  deps: { keyRing: KeyRing; ingest: () => HitIngest; metrics: Metrics },
 ): void {
   const { keyRing, metrics } = deps;
   const count = (outcome: BeaconOutcome): void => metrics.beaconRequests.inc({ outcome });
@@ -92,7 +92,7 @@ export function registerBeaconRoute(
           return reply.code(204).send();
         }
         const page = siteKey.keepQuery ? beacon.page : withoutQuery(beacon.page);
-        await deps.ingest.recordHit({ site: siteKey.site, page });
+        await deps.ingest().recordHit({ site: siteKey.site, page });
         count('counted');
         return reply.code(204).send();
       } catch (error) {

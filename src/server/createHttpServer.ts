@@ -40,7 +40,11 @@ export interface ServerLimits extends WebSocketLimits, RateLimits {
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  readonly context: (principal: Principal) => Promise<Context>;
+  /** Builds a request's context; `headers` are the HTTP request's (absent for WebSocket operations). */
+  readonly context: (
+    principal: Principal,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+  ) => Promise<Context>;
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly ready: () => Promise<boolean>;
@@ -52,8 +56,8 @@ export interface HttpServerOptions {
   readonly webAssets: WebAssets;
   readonly keyRing: KeyRing;
   readonly limits: ServerLimits;
-  /** Where beacons (POST /api/hit) are recorded. */
-  readonly ingest: Pick<HitIngest, 'recordHit'>;
+  /** Where beacons (POST /api/hit) are recorded; throws SERVICE_UNAVAILABLE until the database is ready. */
+  readonly ingest: () => HitIngest;
   /** False when /metrics is served on its own port (createMetricsServer) instead. */
   readonly metricsRoute: boolean;
   /** GET /export (streamed CSV/NDJSON series); absent: no export route. */
@@ -101,7 +105,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
       'request',
     );
   });
-  installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes });
+  installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes, metrics });
   installAuth(app, keyRing);
   await installRateLimit(app, limits);
 
@@ -132,7 +136,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
-    context: async (request) => options.context(principalOf(request)),
+    context: async (request) => options.context(principalOf(request), request.headers),
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });

@@ -8,6 +8,7 @@ import { AppError } from '../errors/AppError';
 import { LimitExceededError } from '../errors/LimitExceededError';
 import { RateLimitedError } from '../errors/RateLimitedError';
 import { MAX_MESSAGE_LENGTH } from '../graphql/formatError';
+import type { Metrics } from '../metrics/createMetrics';
 
 export interface ErrorBody {
   readonly errors: ReadonlyArray<{ message: string; extensions: Record<string, unknown> }>;
@@ -29,9 +30,16 @@ export function appErrorBody(error: AppError): ErrorBody {
   });
 }
 
-export function installErrorHandler(app: FastifyInstance, options: { maxBodyBytes: number }): void {
+export function installErrorHandler(app: FastifyInstance, options: { maxBodyBytes: number; metrics: Metrics }): void {
+  const rejected = (error: AppError): void => {
+    const limit = error instanceof LimitExceededError || error instanceof RateLimitedError ? error.limit : '';
+    options.metrics.rejectedRequests.inc({ code: error.code, limit });
+  };
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
-    if (error instanceof AppError) return reply.code(error.httpStatus).send(appErrorBody(error));
+    if (error instanceof AppError) {
+      rejected(error);
+      return reply.code(error.httpStatus).send(appErrorBody(error));
+    }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 413) {
       const length = Number(request.headers['content-length']);
@@ -43,6 +51,7 @@ export function installErrorHandler(app: FastifyInstance, options: { maxBodyByte
         'the request body in bytes',
         413,
       );
+      rejected(limit);
       return reply.code(413).send(appErrorBody(limit));
     }
     if (status >= 400 && status < 500) {
@@ -52,4 +61,7 @@ export function installErrorHandler(app: FastifyInstance, options: { maxBodyByte
     request.log.error({ err: error }, 'unexpected error in a route');
     return reply.code(500).send(errorBody('Internal server error', { code: 'INTERNAL_SERVER_ERROR' }));
   });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(errorBody(`no route ${request.method} ${request.url.split('?')[0]}`, { code: 'NOT_FOUND' })),
+  );
 }

@@ -42,6 +42,9 @@ import { ensureSecondsRetention, secondsExpiryCutoff } from './secondsRetention'
 import type { SecondsRetentionMode } from './secondsRetention';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import { translateDriverError } from './translateDriverError';
+import { isAbsorbed, markProjection } from './FlushMark';
+import type { FlushMark } from './FlushMark';
+import type { PendingUpdates } from './PendingUpdates';
 import type { Logger } from '../logging/createLogger';
 
 export interface PageDay {
@@ -104,23 +107,47 @@ export class CounterStore {
     return ensureSecondsRetention(this.seconds, this.engine, this.secondsRetentionMs, this.logger);
   }
 
-  /** One bulkWrite per collection, however many hits the batch holds (none for seconds when it has no hits). */
-  async write(batch: CounterBatch): Promise<void> {
-    await Promise.all([
-      bulkUpsert(this.daily as unknown as Collection<Document>, batch.daily.toOperations(this.targeting), this.bulk),
-      bulkUpsert(
-        this.monthly as unknown as Collection<Document>,
-        batch.monthly.toOperations(this.targeting),
-        this.bulk,
-      ),
-      batch.seconds.size > 0
-        ? bulkUpsert(
-            this.seconds as unknown as Collection<Document>,
-            batch.seconds.toOperations(this.targeting),
-            this.bulk,
-          )
-        : undefined,
-    ]);
+  /**
+   * One bulkWrite per collection, however many hits the batch holds (none for a collection with nothing to
+   * write). With a FlushMark every upsert is guarded and recorded (exactly-once, issue 9), at no extra command.
+   * Settles only when every collection's write has settled, so a failure never leaves a write in flight behind it
+   * (a re-drive must not race the attempt it repairs).
+   */
+  async write(batch: CounterBatch, mark?: FlushMark): Promise<void> {
+    const options = { ...this.bulk, mark };
+    const writes = this.collections(batch).map(([collection, pending]) =>
+      pending.size > 0 ? bulkUpsert(collection, pending.toOperations(this.targeting, mark), options) : undefined,
+    );
+    const results = await Promise.allSettled(writes);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Whether every document of `batch` absorbed one of the mark's attempts (reads each collection once). */
+  async absorbed(batch: CounterBatch, mark: FlushMark): Promise<boolean> {
+    try {
+      for (const [collection, pending] of this.collections(batch)) {
+        const ids = pending.keys().map((key) => key.id);
+        if (ids.length === 0) continue;
+        const found =
+          this.targeting === 'idOnly' && ids.length <= EXACT_ID_READ_LIMIT
+            ? await findByExactIds(collection, ids, markProjection(mark))
+            : await collection.find({ _id: { $in: ids } } as Document, { projection: markProjection(mark) }).toArray();
+        const absorbed = found.filter((doc) => isAbsorbed(doc, mark)).length;
+        if (absorbed < ids.length) return false;
+      }
+      return true;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  private collections(batch: CounterBatch): Array<[Collection<Document>, PendingUpdates]> {
+    return [
+      [this.daily as unknown as Collection<Document>, batch.daily],
+      [this.monthly as unknown as Collection<Document>, batch.monthly],
+      [this.seconds as unknown as Collection<Document>, batch.seconds],
+    ];
   }
 
   /** Creates the zero-filled minute documents of each page's hour; existing documents are left exactly as they are. */

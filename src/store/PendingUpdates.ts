@@ -5,6 +5,7 @@
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { counterUpsert } from './counterUpsert';
 import type { CounterDocumentKey, Targeting } from './counterUpsert';
+import type { FlushMark } from './FlushMark';
 
 export type { CounterDocumentKey };
 
@@ -36,7 +37,12 @@ export class PendingUpdates {
     }
   }
 
-  toOperations(targeting: Targeting): AnyBulkWriteOperation<Document>[] {
-    return [...this.byId.values()].map(({ key, inc }) => counterUpsert(key, targeting, { inc }));
+  toOperations(targeting: Targeting, mark?: FlushMark): AnyBulkWriteOperation<Document>[] {
+    return [...this.byId.values()].map(({ key, inc }) => counterUpsert(key, targeting, { inc, mark }));
+  }
+
+  /** The documents this holds increments for. */
+  keys(): CounterDocumentKey[] {
+    return [...this.byId.values()].map(({ key }) => key);
   }
 }

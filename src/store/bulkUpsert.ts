@@ -11,9 +11,16 @@
  *   that operation was not applied, so re-sending it cannot count twice. A failure of the whole command (network,
  *   timeout) says nothing about which operations were applied and is never retried here.
  * - Size: `maxPerCommand` splits where an engine needs it (EngineInfo.maxUpdatesPerCommand).
+ * - Marked writes (FlushMark, issue 9) are idempotent, so after per-operation errors they are re-sent after
+ *   reading back which documents absorbed them already, instead of trusting the reported indexes: a guarded
+ *   upsert whose document absorbed the attempt misses its filter and tries to insert, which is E11000 — "already
+ *   applied", not a race — and FerretDB 1.24 stops an unordered bulk write at its first error and misreports its
+ *   index.
  */
 import { MongoBulkWriteError } from 'mongodb';
-import type { AnyBulkWriteOperation, BulkWriteOptions, Document, WriteConcern } from 'mongodb';
+import type { AnyBulkWriteOperation, BulkWriteOptions, Document, FindOptions, WriteConcern } from 'mongodb';
+import { isAbsorbed, markProjection } from './FlushMark';
+import type { FlushMark } from './FlushMark';
 import { translateDriverError } from './translateDriverError';
 
 const DUPLICATE_KEY = 11000;
@@ -34,11 +41,15 @@ export interface BulkUpsertOptions {
   readonly writeConcern?: WriteConcern | undefined;
   readonly maxPerCommand?: number | undefined;
   readonly retry?: RetryPolicy | undefined;
+  /** Set when every operation carries this exactly-once guard (see counterUpsert); needs a collection that can find. */
+  readonly mark?: FlushMark | undefined;
 }
 
 /** What bulkUpsert needs of a collection: the driver's Collection, or a fault-injecting wrapper in tests. */
 export interface BulkWritable {
   bulkWrite(operations: AnyBulkWriteOperation<Document>[], options: BulkWriteOptions): Promise<unknown>;
+  /** Reads back marked documents (marked writes only). */
+  find?(filter: Document, options: FindOptions): { toArray(): Promise<Document[]> };
 }
 
 export async function bulkUpsert(
@@ -90,9 +101,12 @@ async function bulkUpsertOnce(
       });
       return;
     } catch (error) {
-      const again = retriableOperations(error, remaining);
+      const again = options.mark
+        ? await notYetAbsorbed(collection, error, remaining, options.mark)
+        : retriableOperations(error, remaining);
       if (!again || attempt >= retry.attempts) throw translateDriverError(error);
       remaining = again;
+      if (remaining.length === 0) return;
       await sleep(backoff(retry, attempt));
     }
   }
@@ -102,6 +116,8 @@ async function bulkUpsertOnce(
 export function retriableOperations(
   error: unknown,
   operations: readonly AnyBulkWriteOperation<Document>[],
+  /** Only classify the errors (marked writes re-read instead of trusting indexes). */
+  anyIndex = false,
 ): AnyBulkWriteOperation<Document>[] | undefined {
   if (!(error instanceof MongoBulkWriteError)) return undefined;
   if (error.err !== undefined) return undefined;
@@ -113,11 +129,32 @@ export function retriableOperations(
       writeError.code === DUPLICATE_KEY ||
       writeError.code === WRITE_CONFLICT ||
       TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label));
-    const operation = operations[writeError.index];
+    const operation = operations[writeError.index] ?? (anyIndex ? operations[0] : undefined);
     if (!transient || operation === undefined) return undefined;
     again.push(operation);
   }
   return again;
+}
+
+/**
+ * For marked writes: when every per-operation error is transient (E11000 included, which for a guarded upsert
+ * usually means "already applied"), one read of the operations' documents; keeps those not yet absorbed.
+ */
+async function notYetAbsorbed(
+  collection: BulkWritable,
+  error: unknown,
+  operations: readonly AnyBulkWriteOperation<Document>[],
+  mark: FlushMark,
+): Promise<AnyBulkWriteOperation<Document>[] | undefined> {
+  if (!collection.find || retriableOperations(error, operations, true) === undefined) return undefined;
+  const ids = operations.map(operationId);
+  try {
+    const found = await collection.find({ _id: { $in: ids } }, { projection: markProjection(mark) }).toArray();
+    const absorbed = new Set(found.filter((doc) => isAbsorbed(doc, mark)).map((doc) => String(doc._id)));
+    return operations.filter((operation) => !absorbed.has(operationId(operation)));
+  } catch (readError) {
+    throw translateDriverError(readError);
+  }
 }
 
 function backoff(policy: RetryPolicy, attempt: number): number {

@@ -8,6 +8,8 @@
  *   document is the same.
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import { markFilter, markSet } from './FlushMark';
+import type { FlushMark } from './FlushMark';
 
 export type Targeting = 'shardKey' | 'idOnly';
 
@@ -22,19 +24,24 @@ export interface CounterDocumentKey {
 export function counterUpsert(
   key: CounterDocumentKey,
   targeting: Targeting,
-  change: { readonly inc?: Readonly<Record<string, number>>; readonly zeros?: Readonly<Document> },
+  change: {
+    readonly inc?: Readonly<Record<string, number>>;
+    readonly zeros?: Readonly<Document>;
+    /** Exactly-once guard (FlushMark): skip a document that absorbed this content already, and record it. */
+    readonly mark?: FlushMark | undefined;
+  },
 ): AnyBulkWriteOperation<Document> {
   const onInsert: Document =
     targeting === 'shardKey'
       ? { 'metadata.date': key.date, ...change.zeros }
       : { metadata: { date: key.date, site: key.site, page: key.page }, ...change.zeros };
-  return {
-    updateOne: {
-      filter: counterFilter(key, targeting),
-      update: change.inc ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert },
-      upsert: true,
-    },
-  };
+  const update: Document = change.inc ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert };
+  const filter = counterFilter(key, targeting);
+  if (change.mark) {
+    Object.assign(filter, markFilter(change.mark));
+    update.$set = markSet(change.mark);
+  }
+  return { updateOne: { filter, update, upsert: true } };
 }
 
 export function counterFilter(key: CounterDocumentKey, targeting: Targeting): Document {

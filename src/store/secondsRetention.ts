@@ -72,17 +72,20 @@ export function startSecondsSweeper(options: {
   clock: () => number;
   logger: Logger;
   intervalMs: number;
+  /** What is swept, for the log (default: second-level documents). */
+  what?: string;
 }): { stop(): void } {
   const { sweep, clock, logger } = options;
+  const what = options.what ?? 'second-level documents';
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     sweep(clock())
       .then((deleted) => {
-        if (deleted > 0) logger.debug({ deleted }, 'swept expired second-level documents');
+        if (deleted > 0) logger.debug({ deleted }, `swept expired ${what}`);
       })
-      .catch((error: unknown) => logger.warn({ err: error }, 'second-level retention sweep failed'))
+      .catch((error: unknown) => logger.warn({ err: error }, `retention sweep of ${what} failed`))
       .finally(() => {
         running = false;
       });

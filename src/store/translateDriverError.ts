@@ -58,10 +58,14 @@ export function isUnavailable(error: unknown): boolean {
 
 export function translateDriverError(error: unknown): unknown {
   if (error instanceof ServiceUnavailableError) return error;
-  if (isUnavailable(error)) return new ServiceUnavailableError();
+  // The driver's error stays as `cause`: whether a failed write may still be applied depends on it (issue 9).
+  if (isUnavailable(error)) return Object.assign(new ServiceUnavailableError(), { cause: error });
   if (error instanceof MongoWriteConcernError || (error instanceof MongoBulkWriteError && error.err !== undefined)) {
-    return new ServiceUnavailableError(
-      'the database did not acknowledge the write with the configured write concern; retry later',
+    return Object.assign(
+      new ServiceUnavailableError(
+        'the database did not acknowledge the write with the configured write concern; retry later',
+      ),
+      { cause: error },
     );
   }
   return error;

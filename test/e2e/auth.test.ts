@@ -172,3 +172,22 @@ describe('API keys over WebSocket (connectionParams.authorization)', () => {
     ]);
   });
 });
+
+describe('/metrics on its own port (METRICS_PORT)', () => {
+  it('serves /metrics there without a key, and no longer on the API port', async () => {
+    const separate = await startTestApp('auth_metrics_port', { TALLY_KEYS_JSON: KEYS_JSON, METRICS_PORT: '0' });
+    try {
+      expect(separate.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const scraped = await fetch(`${separate.metricsUrl}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('tally_graphql_requests_total');
+      const moved = await fetch(`${separate.url}/metrics`, { headers: bearer(SECRETS.ops) });
+      expect(moved.status).toBe(404);
+      expect(await moved.json()).toEqual({
+        errors: [{ message: 'no route GET /metrics', extensions: { code: 'NOT_FOUND' } }],
+      });
+    } finally {
+      await separate.stop();
+    }
+  });
+});

@@ -1,9 +1,14 @@
-import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Info, Int, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../Context';
+import { resolveIdempotencyKey } from '../resolveIdempotencyKey';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { HitInput } from '../types/HitInput';
 import { RecordedHitType } from '../types/RecordedHitType';
 import { RecordHitsPayload } from '../types/RecordHitsPayload';
+
+const KEY_DESCRIPTION =
+  'Counts this request exactly once however often it is sent within the idempotency window (IDEMPOTENCY_WINDOW_HOURS, default 24 h): a retry returns the original result; the same key with different hits fails with IDEMPOTENCY_KEY_REUSED. 1–255 characters. The Idempotency-Key HTTP header is an alternative.';
 
 @Resolver()
 export class HitResolver {
@@ -11,14 +16,18 @@ export class HitResolver {
     description: 'Counts hits on one page. Returns after the database acknowledged a write holding them.',
   })
   async recordHit(
-    @Ctx() { services }: Context,
+    @Ctx() { services, idempotencyKeyHeader }: Context,
+    @Info() info: GraphQLResolveInfo,
     @Arg('site', { description: 'Site identifier (no "/").' }) site: string,
     @Arg('page', { description: 'URL path starting with "/".' }) page: string,
     @Arg('at', () => DateTimeScalar, { nullable: true, description: 'When; defaults to the server clock.' })
     at?: Date | null,
     @Arg('count', () => Int, { defaultValue: 1, description: 'How many hits (default 1).' }) count?: number,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
   ): Promise<RecordedHitType> {
-    const hit = await services.ingest.recordHit({ site, page, at, count });
+    const key = resolveIdempotencyKey(idempotencyKey, idempotencyKeyHeader, info);
+    const hit = await services.ingest.recordHit({ site, page, at, count }, { idempotencyKey: key });
     return { site: hit.site, page: hit.page, at: new Date(hit.at), count: hit.count };
   }
 
@@ -27,9 +36,13 @@ export class HitResolver {
       'Counts a batch of hits, all or nothing: one invalid hit rejects the batch. Increments are summed per document and written with one bulk write per collection.',
   })
   async recordHits(
-    @Ctx() { services }: Context,
+    @Ctx() { services, idempotencyKeyHeader }: Context,
+    @Info() info: GraphQLResolveInfo,
     @Arg('hits', () => [HitInput], { description: 'The hits; at most INGEST_MAX_BATCH of them.' }) hits: HitInput[],
+    @Arg('idempotencyKey', () => String, { nullable: true, description: KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
   ): Promise<RecordHitsPayload> {
-    return services.ingest.recordHits(hits);
+    const key = resolveIdempotencyKey(idempotencyKey, idempotencyKeyHeader, info);
+    return services.ingest.recordHits(hits, { idempotencyKey: key });
   }
 }

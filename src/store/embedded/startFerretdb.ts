@@ -33,9 +33,11 @@ export async function startFerretdb(options: {
   logger: Logger;
   /** A fixed port (tests); default: a free one. */
   port?: number;
+  /** A FerretDB executable to run instead of the patched build (the benchmarks compare builds). */
+  binary?: string | undefined;
 }): Promise<EmbeddedDatabase> {
   const { logger } = options;
-  const binary = await ferretdbBinary();
+  const binary = options.binary ?? (await ferretdbBinary());
   const temporary = options.dataDir === undefined;
   const dir = temporary
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'tally-ferretdb-data-'))

@@ -70,7 +70,7 @@ describe('GroupCommitter', () => {
     flushes[0]?.fail(new Error('boom'));
     flushes[1]?.finish();
     await expect(failed).rejects.toThrow('boom');
-    await expect(fine).resolves.toBeUndefined();
+    await expect(fine).resolves.toBe('written');
   });
 
   it('drains pending and in-flight writes', async () => {

@@ -1,0 +1,194 @@
+/**
+ * `ingest.requests`: the idempotency ledger (issue 9). One document per idempotency key, written in one command
+ * per flush *before* the flush's counter writes: `{ _id: <key hash>, fp: <payload fingerprint>, now: <arrival>,
+ * attempts: [{l: lane, s: seq}], v: <version>, leaseUntil, createdAt }`. The unique `_id` decides which request
+ * is first; `attempts` says which flush markers (FlushMark) prove that the request reached a counter document.
+ * Entries expire after the window: a TTL index on `createdAt` where the server has them, a sweep otherwise.
+ */
+import { MongoBulkWriteError, MongoServerError } from 'mongodb';
+import type { Collection, Db, WriteConcern } from 'mongodb';
+import type { Logger } from '../logging/createLogger';
+import type { EngineInfo } from './EngineInfo';
+import type { LaneSeq } from './FlushMark';
+import { translateDriverError } from './translateDriverError';
+
+export const REQUESTS_COLLECTION = 'ingest.requests';
+const TTL_INDEX_NAME = 'expire_after_window';
+const DUPLICATE_KEY = 11000;
+const NOT_IMPLEMENTED = 238;
+const INDEX_OPTIONS_CONFLICT = 85;
+
+interface RequestDocument {
+  _id: string;
+  fp: string;
+  now: Date;
+  attempts: Array<{ l: string; s: number }>;
+  v: number;
+  leaseUntil: Date;
+  createdAt: Date;
+}
+
+/** A keyed request about to be written for the first time. */
+export interface LedgerClaim {
+  readonly id: string;
+  readonly fingerprint: string;
+  /** The arrival time its hits without `at` were stamped with (a retry re-stamps them alike). */
+  readonly now: number;
+}
+
+export interface LedgerEntry extends LedgerClaim {
+  readonly attempts: readonly LaneSeq[];
+  readonly version: number;
+  readonly leaseUntil: number;
+}
+
+export type LedgerExpiryMode = 'ttl' | 'sweep';
+
+export class RequestLedger {
+  private readonly collection: Collection<RequestDocument>;
+
+  constructor(
+    db: Db,
+    private readonly options: { readonly windowMs: number; readonly writeConcern?: WriteConcern | undefined },
+  ) {
+    this.collection = db.collection<RequestDocument>(REQUESTS_COLLECTION);
+  }
+
+  /** The expiry index where the engine has TTL indexes; returns which mode expires entries. */
+  async ensureIndexes(engine: EngineInfo, logger?: Logger): Promise<LedgerExpiryMode> {
+    const mode = engine.supportsTtlIndexes ? await this.createTtlIndex() : 'sweep';
+    logger?.info(
+      { mode, windowHours: this.options.windowMs / 3_600_000 },
+      mode === 'ttl'
+        ? 'idempotency keys expire through a TTL index'
+        : `${engine.name} has no TTL indexes: idempotency keys expire through a periodic sweep`,
+    );
+    return mode;
+  }
+
+  /**
+   * Records every claim as attempted by `attempt`, in one insert command. Returns the ids that were already
+   * there (claimed by an earlier or concurrent request): those must not be written by this flush.
+   */
+  async claim(
+    claims: readonly LedgerClaim[],
+    attempt: LaneSeq,
+    times: { readonly now: number; readonly leaseMs: number },
+  ): Promise<Set<string>> {
+    const documents = claims.map((c): RequestDocument => ({
+      _id: c.id,
+      fp: c.fingerprint,
+      now: new Date(c.now),
+      attempts: [{ l: attempt.lane, s: attempt.seq }],
+      v: 1,
+      leaseUntil: new Date(times.now + times.leaseMs),
+      createdAt: new Date(times.now),
+    }));
+    let pending = documents;
+    let collided = false;
+    for (let round = 0; pending.length > 0; round++) {
+      try {
+        await this.collection.insertMany(pending, this.writeOptions());
+        break;
+      } catch (error) {
+        if (!isDuplicateKeyOnly(error) || round >= 3) throw translateDriverError(error);
+        collided = true;
+        // Which inserts went through is read back rather than taken from the error: FerretDB 1.24 stops an
+        // unordered insert at its first error and misreports its index.
+        const found = new Set((await this.findMany(pending.map((d) => d._id))).map((d) => d._id));
+        pending = pending.filter((d) => !found.has(d._id));
+      }
+    }
+    // Without a collision every claim is ours: no read.
+    if (!collided) return new Set();
+    const stored = await this.findMany(documents.map((d) => d._id));
+    const mine = (d: RequestDocument): boolean => d.attempts[0]?.l === attempt.lane && d.attempts[0]?.s === attempt.seq;
+    return new Set(stored.filter((d) => !mine(d)).map((d) => d._id));
+  }
+
+  async find(id: string): Promise<LedgerEntry | undefined> {
+    const [document] = await this.findMany([id]);
+    return document && toEntry(document);
+  }
+
+  /**
+   * Compare-and-set: adds a new attempt and a new lease if nobody changed the entry since `entry` was read.
+   * Returns false when another writer took it over first.
+   */
+  async takeOver(entry: LedgerEntry, attempt: LaneSeq, leaseUntil: number): Promise<boolean> {
+    try {
+      const result = await this.collection.updateOne(
+        { _id: entry.id, v: entry.version },
+        {
+          $push: { attempts: { l: attempt.lane, s: attempt.seq } },
+          $set: { leaseUntil: new Date(leaseUntil), v: entry.version + 1 },
+        },
+        this.writeOptions(),
+      );
+      return result.modifiedCount === 1;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  /** The sweep for engines without TTL indexes: deletes entries older than the window. */
+  async sweep(now: number): Promise<number> {
+    try {
+      const result = await this.collection.deleteMany({ createdAt: { $lt: new Date(now - this.options.windowMs) } });
+      return result.deletedCount;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  private async findMany(ids: readonly string[]): Promise<RequestDocument[]> {
+    try {
+      // One exact-_id find each for a handful (FerretDB looks those up by index), one $in otherwise.
+      if (ids.length <= 4) {
+        const found = await Promise.all(ids.map((id) => this.collection.findOne({ _id: id })));
+        return found.filter((d): d is RequestDocument => d !== null);
+      }
+      return await this.collection.find({ _id: { $in: [...ids] } }).toArray();
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  private writeOptions(): { ordered: false; writeConcern?: WriteConcern } {
+    return { ordered: false, ...(this.options.writeConcern ? { writeConcern: this.options.writeConcern } : {}) };
+  }
+
+  private async createTtlIndex(): Promise<LedgerExpiryMode> {
+    const expireAfterSeconds = Math.ceil(this.options.windowMs / 1000);
+    try {
+      await this.collection.createIndex({ createdAt: 1 }, { name: TTL_INDEX_NAME, expireAfterSeconds });
+      return 'ttl';
+    } catch (error) {
+      if (!(error instanceof MongoServerError)) throw error;
+      if (error.code === NOT_IMPLEMENTED) return 'sweep';
+      if (error.code !== INDEX_OPTIONS_CONFLICT) throw error;
+      await this.collection.db.command({
+        collMod: REQUESTS_COLLECTION,
+        index: { name: TTL_INDEX_NAME, expireAfterSeconds },
+      });
+      return 'ttl';
+    }
+  }
+}
+
+function toEntry(d: RequestDocument): LedgerEntry {
+  return {
+    id: d._id,
+    fingerprint: d.fp,
+    now: d.now.getTime(),
+    attempts: d.attempts.map((a) => ({ lane: a.l, seq: a.s })),
+    version: d.v,
+    leaseUntil: d.leaseUntil.getTime(),
+  };
+}
+
+function isDuplicateKeyOnly(error: unknown): boolean {
+  if (!(error instanceof MongoBulkWriteError)) return false;
+  const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  return writeErrors.length > 0 && writeErrors.every((e) => e.code === DUPLICATE_KEY);
+}

@@ -1,0 +1,87 @@
+/**
+ * A fault-injecting wrapper around a real Database (issue 9): every write command the store sends (bulkWrite,
+ * insertMany, updateOne) is counted, and the Nth one after `failNth` fails in one of two ways:
+ * - `before`: the server refuses it (a MongoServerError, nothing applied: a definite failure);
+ * - `after`: it is applied, then the reply is lost (a MongoNetworkError: the client cannot know it was applied).
+ * Reads pass through untouched. The driver is real; only the wrapper decides which reply the store sees.
+ */
+import { MongoNetworkError, MongoServerError } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
+import type { Database } from '../../src/store/connectDatabase';
+
+const WRITE_METHODS = new Set(['bulkWrite', 'insertMany', 'updateOne']);
+
+export type FaultMode = 'before' | 'after';
+
+export class Faults {
+  /** Write commands sent through the wrapper since it was created. */
+  writes = 0;
+  private armed: { at: number; mode: FaultMode } | undefined;
+
+  /** The `n`th write command from now (1 = the next) fails as `mode` says. */
+  failNth(n: number, mode: FaultMode): void {
+    this.armed = { at: this.writes + n, mode };
+  }
+
+  get pending(): boolean {
+    return this.armed !== undefined;
+  }
+
+  clear(): void {
+    this.armed = undefined;
+  }
+
+  /** Called for every write command: returns how this one must fail, if it must. */
+  next(): FaultMode | undefined {
+    this.writes += 1;
+    if (this.armed?.at !== this.writes) return undefined;
+    const { mode } = this.armed;
+    this.armed = undefined;
+    return mode;
+  }
+}
+
+export function faultyDatabase(database: Database, faults: Faults): Database {
+  const collections = new Map<string, Collection>();
+  const db = new Proxy(database.db, {
+    get(target, property, receiver) {
+      if (property === 'collection') {
+        return (name: string) => {
+          let wrapped = collections.get(name);
+          if (!wrapped) {
+            wrapped = faultyCollection(target.collection(name), faults);
+            collections.set(name, wrapped);
+          }
+          return wrapped;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as Db;
+  return { ...database, db };
+}
+
+function faultyCollection(collection: Collection, faults: Faults): Collection {
+  return new Proxy(collection, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
+      if (typeof property !== 'string' || !WRITE_METHODS.has(property)) return method;
+      return async (...args: unknown[]) => {
+        const fault = faults.next();
+        if (fault === 'before') {
+          throw new MongoServerError({
+            message: `injected: ${property} refused`,
+            code: 91,
+            codeName: 'ShutdownInProgress',
+          });
+        }
+        const result = await method(...args);
+        if (fault === 'after') throw new MongoNetworkError(`injected: reply to ${property} lost`);
+        return result;
+      };
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import { GroupCommitter } from '../../../src/ingest/GroupCommitter';
+import type { FlushContext, KeyedSubmission } from '../../../src/ingest/GroupCommitter';
+import type { Hit } from '../../../src/ingest/Hit';
+import type { CounterBatch } from '../../../src/store/CounterBatch';
+
+const hit = (page: string): Hit => ({ site: 's', page, at: Date.parse('2026-01-01T10:00:00Z'), count: 1 });
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+const claim = (id: string) => ({ id, fingerprint: 'fp', now: 0 });
+
+interface Flush {
+  readonly batch: CounterBatch;
+  readonly context: FlushContext;
+  finish(claimed?: ReadonlySet<KeyedSubmission>): void;
+  fail(error: Error): void;
+}
+
+function controlledWriter() {
+  const flushes: Flush[] = [];
+  const write = (batch: CounterBatch, context: FlushContext) =>
+    new Promise<ReadonlySet<KeyedSubmission> | void>((resolve, reject) =>
+      flushes.push({ batch, context, finish: resolve, fail: reject }),
+    );
+  return { flushes, write };
+}
+
+describe('GroupCommitter with keyed requests', () => {
+  it('sends a keyed request next to the batch, whole, in one flush however large it is', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 1, maxPendingDocuments: 10 });
+    const hits = Array.from({ length: 20 }, (_, i) => hit(`/p${i}`));
+    const done = committer.submit(hits, true, claim('k'));
+    expect(flushes).toHaveLength(1);
+    expect(flushes[0]?.batch.hits).toBe(0);
+    expect(flushes[0]?.context.keyed.map((k) => k.hits.length)).toEqual([20]);
+    flushes[0]?.finish();
+    await expect(done).resolves.toBe('written');
+  });
+
+  it('answers `claimed` to the request whose key was taken, and `written` to the others of the flush', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 5, concurrency: 1, maxPendingDocuments: 1000 });
+    const taken = committer.submit([hit('/a')], false, claim('taken'));
+    const fresh = committer.submit([hit('/a')], false, claim('fresh'));
+    const plain = committer.submit([hit('/b')]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flushes).toHaveLength(1);
+    const flush = flushes[0] as Flush;
+    flush.finish(new Set(flush.context.keyed.filter((k) => k.claim.id === 'taken')));
+    await expect(Promise.all([taken, fresh, plain])).resolves.toEqual(['claimed', 'written', 'written']);
+  });
+
+  it('numbers flushes per lane and gives a failed flush a fresh lane', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 0, concurrency: 1, maxPendingDocuments: 1000 });
+    const first = committer.submit([hit('/a')]);
+    flushes[0]?.finish();
+    await first;
+    const second = committer.submit([hit('/a')]);
+    await tick();
+    flushes[1]?.fail(new Error('boom'));
+    await expect(second).rejects.toThrow('boom');
+    const third = committer.submit([hit('/a')]);
+    await tick();
+    flushes[2]?.finish();
+    await third;
+    const [a, b, c] = flushes.map((f) => f.context.attempt);
+    expect(b).toEqual({ lane: a?.lane, seq: 2 });
+    expect(c?.lane).not.toBe(a?.lane);
+    expect(c?.seq).toBe(1);
+  });
+});
