@@ -34,6 +34,8 @@ export async function startServer(kind: 'child' | 'in-process', settings: Server
     MONGODB_URI: settings.uri,
     MONGODB_DB: settings.dbName,
     LOG_LEVEL: 'warn',
+    // Benchmarks measure throughput from one address; the rate limiter would measure itself.
+    RATE_LIMIT_PER_ADDRESS: '0',
     ...settings.env,
   };
   const url = `http://127.0.0.1:${port}`;

@@ -2,8 +2,12 @@
  * Assembles one tally instance from a Config: embedded database (when MONGODB_URI is unset) → HTTP server (live
  * at once, not ready) → database, waited for with backoff → store → ingest → services (ready). Returns a handle
  * whose close() shuts everything down in order. Aborting `signal` during start-up undoes what was started and
- * rejects with the abort reason.
+ * rejects with the abort reason. The browser pages (dist/web), API keys and /metrics on its own port are wired
+ * here too.
  */
+import path from 'node:path';
+import { KeyRing } from './auth/KeyRing';
+import type { Principal } from './auth/Principal';
 import type { Config } from './config/loadConfig';
 import { createContext } from './graphql/Context';
 import type { Context } from './graphql/Context';
@@ -25,6 +29,12 @@ import type { Metrics } from './metrics/createMetrics';
 import { LiveSeriesHub } from './query/LiveSeriesHub';
 import { readVersion } from './readVersion';
 import { createHttpServer } from './server/createHttpServer';
+import { createMetricsServer } from './server/createMetricsServer';
+import type { ExportAuthorize } from './server/registerExport';
+import { MISSING_ASSETS_MESSAGE, WebAssets } from './server/WebAssets';
+import { projectRoot } from './projectRoot';
+import { TopPagesQuery } from './query/TopPagesQuery';
+import { SitePageScan } from './store/SitePageScan';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
 import { CounterBatch } from './store/CounterBatch';
@@ -34,14 +44,13 @@ import { isUnavailable } from './store/translateDriverError';
 import { HOUR_MS } from './time/buckets';
 import { ImpressionStore } from './store/ImpressionStore';
 import { ImpressionQueries } from './query/ImpressionQueries';
-import { TopPagesQuery } from './query/TopPagesQuery';
-import type { ExportAuthorize } from './server/registerExport';
-import { SitePageScan } from './store/SitePageScan';
 import { startEmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 
 export interface App {
   readonly url: string;
+  /** Where /metrics is served when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
   readonly services: Services;
   readonly database: Database;
   /** The embedded server, when tally started one. */
@@ -91,11 +100,25 @@ export async function startApp(
   }
 
   let running: Running | undefined;
-  const context = async (headers?: Readonly<Record<string, string | string[] | undefined>>): Promise<Context> => {
+  const started = (): Running => {
     if (!running)
       throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
-    return createContext(running.services, headers);
+    return running;
   };
+  const context = async (
+    principal: Principal,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+  ): Promise<Context> => createContext(started().services, principal, headers);
+  const webAssets = WebAssets.load(config.webDir ?? path.join(projectRoot(), 'dist', 'web'));
+  if (webAssets.names().length === 0) logger.warn({ dir: webAssets.dir }, MISSING_ASSETS_MESSAGE);
+  const keyRing = new KeyRing(config.auth.keys, config.auth.off);
+  if (config.auth.off) {
+    logger.warn(
+      { host: config.host },
+      'TALLY_AUTH=off: GraphQL is served WITHOUT API keys; anyone who can reach this address can read, record and preallocate',
+    );
+  }
+  const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(metrics);
   let http: Awaited<ReturnType<typeof createHttpServer>> | undefined;
   try {
     http = await createHttpServer({
@@ -107,14 +130,22 @@ export async function startApp(
       introspection: config.introspection,
       playground: config.playground,
       includeStacktrace: config.includeStacktrace,
+      webAssets,
+      keyRing,
+      limits: {
+        ...config.limits,
+        maxHitsPerRequest: config.ingest.maxBatchSize,
+        maxImpressionsPerRequest: config.impressions.maxBatchSize,
+      },
+      ingest: () => started().services.ingest,
+      metricsRoute: metricsServer === undefined,
       export: {
         deps: () => {
-          if (!running)
-            throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
+          const { services } = started();
           return {
-            reader: running.services.seriesReader,
+            reader: services.seriesReader,
             limits: {
-              ...running.services.seriesLimits,
+              ...services.seriesLimits,
               maxBuckets: config.dashboards.exportMaxBuckets,
               maxBucketsSetting: 'EXPORT_MAX_BUCKETS',
             },
@@ -126,15 +157,26 @@ export async function startApp(
       },
     });
     const address = await http.app.listen({ host: config.host, port: config.port });
+    const metricsAddress = await metricsServer?.listen({ host: config.metricsHost, port: config.metricsPort });
     logger.info({ url: `${address}/graphql` }, 'listening; not ready until the database answers');
     running = await startServices(config, logger, clock, metrics, uri, signal);
-    logger.info({ url: `${address}/graphql` }, 'tally is serving GraphQL');
+    logger.info(
+      {
+        url: `${address}/graphql`,
+        dashboard: `${address}/dashboard`,
+        beacon: `${address}/tally.js`,
+        auth: keyRing.enabled ? 'keys' : 'off',
+        ...(metricsAddress ? { metrics: `${metricsAddress}/metrics` } : {}),
+      },
+      'tally is serving GraphQL',
+    );
 
     const { app, subscriptions } = http;
     const ready = running;
     let closing: Promise<void> | undefined;
     return {
       url: address,
+      metricsUrl: metricsAddress,
       services: ready.services,
       database: ready.database,
       embedded,
@@ -147,6 +189,7 @@ export async function startApp(
           const closingHttp = app.close();
           await ready.flush();
           await closingHttp;
+          await metricsServer?.close();
           await ready.stop();
           await embedded?.stop();
         })();
@@ -156,6 +199,7 @@ export async function startApp(
   } catch (error) {
     await http?.subscriptions.close().catch(() => undefined);
     await http?.app.close().catch(() => undefined);
+    await metricsServer?.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw error;
   }
@@ -188,6 +232,14 @@ async function startServices(
       logger.warn({ attempt, err: error }, 'database lost while preparing collections; waiting for it again');
     }
   }
+}
+
+function seriesLimits(config: Config): Services['seriesLimits'] {
+  return {
+    ...config.query,
+    secondsRetentionMs: config.seconds.enabled ? config.seconds.retentionHours * HOUR_MS : undefined,
+    siteTotals: config.dashboards.siteTotals,
+  };
 }
 
 async function prepare(config: Config, logger: Logger, clock: () => number, database: Database): Promise<Running> {
@@ -283,11 +335,7 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
     ingest: new HitIngest({ committer, keyed, planner, secondsPlanner, clock, limits: config.ingest }),
     counters,
     seriesReader: counters,
-    seriesLimits: {
-      ...config.query,
-      secondsRetentionMs: config.seconds.enabled ? secondsRetentionMs : undefined,
-      siteTotals: config.dashboards.siteTotals,
-    },
+    seriesLimits: seriesLimits(config),
     clock,
     live,
     impressions: new ImpressionIngest({

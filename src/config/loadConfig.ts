@@ -2,6 +2,11 @@
  * Reads and validates every environment variable once, at start-up, into one typed object.
  * Downstream code trusts the result and never reads process.env itself.
  */
+import fs from 'node:fs';
+import { isLoopbackHost } from '../auth/isLoopbackHost';
+import { NO_KEYS } from '../auth/Keys';
+import type { Keys } from '../auth/Keys';
+import { parseKeys } from '../auth/parseKeys';
 import { ConfigError } from './ConfigError';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -26,14 +31,46 @@ export interface Config {
   readonly playground: boolean;
   readonly includeStacktrace: boolean;
   readonly shutdownTimeoutMs: number;
+  /** Where `npm run build` put the browser assets; undefined means dist/web under the project root. */
+  readonly webDir: string | undefined;
   /** Longest any one database operation may take before it fails as SERVICE_UNAVAILABLE. */
   readonly databaseTimeoutMs: number;
   readonly ingest: IngestConfig;
   readonly query: QueryConfig;
   readonly seconds: SecondsConfig;
   readonly impressions: ImpressionsConfig;
+  readonly auth: AuthConfig;
+  readonly limits: LimitsConfig;
+  /** Serve /metrics on this port (on METRICS_HOST) instead of the API port; undefined keeps it on the API port. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
   readonly dashboards: DashboardsConfig;
   readonly idempotency: IdempotencyConfig;
+}
+
+/** API keys (README "Security"). */
+export interface AuthConfig {
+  readonly keys: Keys;
+  /** TALLY_AUTH=off: serve GraphQL without keys even on a non-loopback HOST (logged loudly). */
+  readonly off: boolean;
+}
+
+/** Request limits (README "Security"): each error names its variable. */
+export interface LimitsConfig {
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  readonly maxTokens: number;
+  readonly maxRootFields: number;
+  readonly maxBucketsPerRequest: number;
+  readonly maxBodyBytes: number;
+  readonly maxWebSocketMessageBytes: number;
+  readonly maxSubscriptionsPerConnection: number;
+  readonly maxSubscriptions: number;
+  /** Requests per window per API key; 0 switches the limit off. */
+  readonly ratePerKey: number;
+  /** Requests per window per client address (requests without a key); 0 switches the limit off. */
+  readonly ratePerAddress: number;
+  readonly rateWindowMs: number;
 }
 
 /** Idempotency keys on recordHit/recordHits (issue 9). */
@@ -106,6 +143,23 @@ const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
 const TARGETINGS: readonly DocumentTargeting[] = ['auto', 'shardKey', 'idOnly'];
 
 export function loadConfig(env: Env = process.env): Config {
+  const config = readConfig(env);
+  const { keys, off } = config.auth;
+  // Secure by default: without secret keys every operation is open, so only this machine may reach it.
+  if (keys.keys.length === 0 && !off && !isLoopbackHost(config.host)) {
+    throw new ConfigError(
+      'HOST',
+      'a loopback address while no API keys are configured (set TALLY_KEYS_FILE, or TALLY_AUTH=off to serve without keys)',
+      config.host,
+    );
+  }
+  if (env.TALLY_AUTH === 'on' && keys.keys.length === 0) {
+    throw new ConfigError('TALLY_AUTH', 'off or unset while no secret keys are configured (TALLY_KEYS_FILE)', 'on');
+  }
+  return config;
+}
+
+function readConfig(env: Env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const dev = nodeEnv !== 'production';
   return {
@@ -122,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     playground: boolean(env, 'GRAPHQL_PLAYGROUND', dev),
     includeStacktrace: boolean(env, 'GRAPHQL_STACKTRACE', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 100, 600_000),
+    webDir: env.TALLY_WEB_DIR === '' ? undefined : env.TALLY_WEB_DIR,
     databaseTimeoutMs: integer(env, 'MONGODB_TIMEOUT_MS', 5000, 100, 600_000),
     ingest: {
       maxBatchSize: integer(env, 'INGEST_MAX_BATCH', 10_000, 1, 1_000_000),
@@ -146,6 +201,24 @@ export function loadConfig(env: Env = process.env): Config {
       maxCount: integer(env, 'IMPRESSIONS_MAX_COUNT', 1_000_000, 1, 2_147_483_647),
       maxPageSize: integer(env, 'IMPRESSIONS_MAX_PAGE', 100, 1, 1_000),
     },
+    auth: { keys: keys(env), off: authOff(env) },
+    limits: {
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 6, 1, 100),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10_000),
+      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 2_000, 10, 1_000_000),
+      maxRootFields: integer(env, 'GRAPHQL_MAX_ROOT_FIELDS', 30, 1, 10_000),
+      maxBucketsPerRequest: integer(env, 'QUERY_MAX_BUCKETS_PER_REQUEST', 100_000, 1, 100_000_000),
+      maxBodyBytes: integer(env, 'HTTP_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxWebSocketMessageBytes: integer(env, 'WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxSubscriptionsPerConnection: integer(env, 'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION', 25, 1, 100_000),
+      maxSubscriptions: integer(env, 'WS_MAX_SUBSCRIPTIONS', 2_000, 1, 10_000_000),
+      ratePerKey: integer(env, 'RATE_LIMIT_PER_KEY', 60_000, 0, 1_000_000_000),
+      ratePerAddress: integer(env, 'RATE_LIMIT_PER_ADDRESS', 6_000, 0, 1_000_000_000),
+      rateWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+    },
+    metricsPort:
+      env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: nonEmpty(env, 'METRICS_HOST', '127.0.0.1'),
     dashboards: {
       siteTotals: boolean(env, 'SITE_TOTALS_ENABLED', true),
       topPagesMaxPage: integer(env, 'TOP_PAGES_MAX_PAGE', 100, 1, 1_000),
@@ -157,6 +230,29 @@ export function loadConfig(env: Env = process.env): Config {
       waitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 600_000),
     },
   };
+}
+
+/** The keys file (TALLY_KEYS_FILE) or the same JSON inline (TALLY_KEYS_JSON); read once at start-up. */
+function keys(env: Env): Keys {
+  const file = env.TALLY_KEYS_FILE;
+  const inline = env.TALLY_KEYS_JSON;
+  if (file && inline) throw new ConfigError('TALLY_KEYS_FILE', 'unset when TALLY_KEYS_JSON is set', file);
+  if (inline) return parseKeys(inline, 'TALLY_KEYS_JSON');
+  if (!file) return NO_KEYS;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError('TALLY_KEYS_FILE', 'a readable file', `${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return parseKeys(text, 'TALLY_KEYS_FILE');
+}
+
+function authOff(env: Env): boolean {
+  const raw = env.TALLY_AUTH;
+  if (raw === undefined || raw === '' || raw === 'on') return false;
+  if (raw === 'off') return true;
+  throw new ConfigError('TALLY_AUTH', '"on" or "off"', raw);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

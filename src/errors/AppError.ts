@@ -4,6 +4,11 @@
  */
 export type ErrorCode =
   | 'BAD_USER_INPUT'
+  | 'BAD_REQUEST'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'LIMIT_EXCEEDED'
+  | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR'
   | 'IDEMPOTENCY_KEY_REUSED'
@@ -11,4 +16,6 @@ export type ErrorCode =
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;
+  /** The HTTP status when this error refuses a whole request (field errors keep GraphQL's 200). */
+  readonly httpStatus: number = 400;
 }

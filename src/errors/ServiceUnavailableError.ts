@@ -3,6 +3,7 @@ import { AppError } from './AppError';
 
 export class ServiceUnavailableError extends AppError {
   readonly code = 'SERVICE_UNAVAILABLE' as const;
+  override readonly httpStatus = 503;
 
   constructor(message = 'the database is unavailable; retry later') {
     super(message);

@@ -1,6 +1,7 @@
 /**
  * Counts and times GraphQL requests by operation name. Names are client-chosen, so only well-formed ones
- * become labels, and past a cap new names fold into "other" to bound cardinality.
+ * become labels, and past a cap new names fold into "other" to bound cardinality. WebSocket operations use
+ * the same labeller (attachSubscriptions), so both transports show up in the same series.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Metrics } from '../metrics/createMetrics';
@@ -8,9 +9,11 @@ import type { Metrics } from '../metrics/createMetrics';
 const MAX_OPERATION_LABELS = 200;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-export function metricsPlugin<TContext extends object>(metrics: Metrics): ApolloServerPlugin<TContext> {
+export type OperationLabel = (name: string | null | undefined) => string;
+
+export function createOperationLabel(): OperationLabel {
   const seen = new Set<string>();
-  const label = (name: string | null | undefined): string => {
+  return (name) => {
     if (!name) return 'anonymous';
     if (!NAME.test(name)) return 'other';
     if (seen.has(name)) return name;
@@ -18,6 +21,12 @@ export function metricsPlugin<TContext extends object>(metrics: Metrics): Apollo
     seen.add(name);
     return name;
   };
+}
+
+export function metricsPlugin<TContext extends object>(
+  metrics: Metrics,
+  label: OperationLabel,
+): ApolloServerPlugin<TContext> {
   return {
     async requestDidStart() {
       const stop = metrics.graphqlDuration.startTimer();
@@ -29,6 +38,14 @@ export function metricsPlugin<TContext extends object>(metrics: Metrics): Apollo
             (response.body.kind === 'single' && (response.body.singleResult.errors?.length ?? 0) > 0);
           stop({ operation });
           metrics.graphqlRequests.inc({ operation, outcome: failed ? 'error' : 'ok' });
+          // A whole request refused (no data) by a limit or a key: counted by code and limit.
+          if (response.body.kind === 'single' && response.body.singleResult.data === undefined) {
+            const first = response.body.singleResult.errors?.[0]?.extensions;
+            const code = first?.code;
+            if (code === 'LIMIT_EXCEEDED' || code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') {
+              metrics.rejectedRequests.inc({ code, limit: typeof first?.limit === 'string' ? first.limit : '' });
+            }
+          }
         },
       };
     },

@@ -6,6 +6,8 @@ export interface Metrics {
   readonly graphqlRequests: Counter<'operation' | 'outcome'>;
   readonly graphqlDuration: Histogram<'operation'>;
   readonly mongodbCommands: Counter<'command'>;
+  readonly beaconRequests: Counter<'outcome'>;
+  readonly rejectedRequests: Counter<'code' | 'limit'>;
 }
 
 export function createMetrics(): Metrics {
@@ -30,6 +32,18 @@ export function createMetrics(): Metrics {
       name: 'tally_mongodb_commands_total',
       help: 'Commands sent to MongoDB, by command name (driver command monitoring): database round trips.',
       labelNames: ['command'],
+      registers: [registry],
+    }),
+    beaconRequests: new Counter({
+      name: 'tally_beacon_requests_total',
+      help: 'POST /api/hit by outcome: counted, bot_user_agent, no_user_agent (not counted), or why it was refused.',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    rejectedRequests: new Counter({
+      name: 'tally_requests_rejected_total',
+      help: 'Requests refused before execution, by error code and (for LIMIT_EXCEEDED) the limit.',
+      labelNames: ['code', 'limit'],
       registers: [registry],
     }),
   };

@@ -1,35 +1,65 @@
 /**
  * The HTTP surface: POST/GET /graphql (Apollo Server on Fastify, chosen by measurement: see README),
- * /healthz (process up), /readyz (database answers a ping) and /metrics (Prometheus text); GraphQL
- * subscriptions over WebSocket on the same port and path (attachSubscriptions).
+ * POST /api/hit (browser beacons), /healthz (process up), /readyz (database answers a ping) and /metrics
+ * (Prometheus text; `admin` scope when keys are configured, or on its own port); GraphQL over WebSocket on
+ * the same port and path (attachSubscriptions); the browser pages (playground at GET /graphql, /dashboard,
+ * /tally.js: registerWebRoutes). Keys, limits and rate limits: README "Security".
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import { authorizeRequest, installAuth, principalOf } from '../auth/authorizeRequest';
+import type { KeyRing } from '../auth/KeyRing';
+import type { Principal } from '../auth/Principal';
 import type { Context } from '../graphql/Context';
 import { createFormatError } from '../graphql/formatError';
-import { metricsPlugin } from '../graphql/metricsPlugin';
+import { createValidationRules } from '../graphql/guard/createValidationRules';
+import { guardPlugin } from '../graphql/guard/guardPlugin';
+import { createOperationLabel, metricsPlugin } from '../graphql/metricsPlugin';
+import type { HitIngest } from '../ingest/HitIngest';
 import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
 import { attachSubscriptions } from './attachSubscriptions';
-import type { Subscriptions } from './attachSubscriptions';
+import type { Subscriptions, WebSocketLimits } from './attachSubscriptions';
+import { playgroundLandingPage } from './playgroundLandingPage';
+import { registerWebRoutes } from './registerWebRoutes';
+import type { WebAssets } from './WebAssets';
+import { registerBeaconRoute } from './beaconRoute';
+import { installErrorHandler } from './installErrorHandler';
+import { installRateLimit } from './installRateLimit';
+import type { RateLimits } from './installRateLimit';
 import { registerExport } from './registerExport';
 import type { ExportRouteOptions } from './registerExport';
+
+export interface ServerLimits extends WebSocketLimits, RateLimits {
+  readonly maxBodyBytes: number;
+}
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
   /** Builds a request's context; `headers` are the HTTP request's (absent for WebSocket operations). */
-  readonly context: (headers?: Readonly<Record<string, string | string[] | undefined>>) => Promise<Context>;
+  readonly context: (
+    principal: Principal,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+  ) => Promise<Context>;
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly ready: () => Promise<boolean>;
   readonly introspection: boolean;
+  /** Serve the GraphiQL playground at GET /graphql for browsers. */
   readonly playground: boolean;
   readonly includeStacktrace: boolean;
+  /** Built browser assets (dist/web): playground, dashboard, beacon. */
+  readonly webAssets: WebAssets;
+  readonly keyRing: KeyRing;
+  readonly limits: ServerLimits;
+  /** Where beacons (POST /api/hit) are recorded; throws SERVICE_UNAVAILABLE until the database is ready. */
+  readonly ingest: () => HitIngest;
+  /** False when /metrics is served on its own port (createMetricsServer) instead. */
+  readonly metricsRoute: boolean;
   /** GET /export (streamed CSV/NDJSON series); absent: no export route. */
   readonly export?: ExportRouteOptions | undefined;
 }
@@ -42,13 +72,13 @@ export interface HttpServer {
 }
 
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const { logger, metrics } = options;
+  const { logger, metrics, limits, keyRing } = options;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Fastify's two lines per request are replaced by our one (onResponse below).
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: limits.maxBodyBytes,
   });
 
   // Once closing, answer in-flight requests with `Connection: close`: a keep-alive socket that turns idle after
@@ -61,58 +91,82 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     if (closing) reply.header('connection', 'close');
   });
 
-  // One log line per request, with what an operator needs to find it.
+  // One log line per request, with what an operator needs to find it (the key's name, never its secret).
   app.addHook('onResponse', async (request, reply) => {
+    const principal = request.tallyPrincipal;
     request.log.info(
       {
         method: request.method,
         url: request.url,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
+        ...(principal?.kind === 'key' ? { key: principal.name } : {}),
       },
       'request',
     );
   });
+  installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes, metrics });
+  installAuth(app, keyRing);
+  await installRateLimit(app, limits);
 
-  const formatError = createFormatError(logger, options.includeStacktrace);
+  const formatError = createFormatError(logger, {
+    includeStacktrace: options.includeStacktrace,
+    hideSuggestions: !options.introspection,
+    maxTokens: limits.maxTokens,
+  });
+  const validationRules = createValidationRules(limits, { introspection: options.introspection });
+  const label = createOperationLabel();
   const apollo = new ApolloServer<Context>({
     schema: options.schema,
     introspection: options.introspection,
+    hideSchemaDetailsFromClientErrors: !options.introspection,
     includeStacktraceInErrorResponses: options.includeStacktrace,
     formatError,
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules,
     // main.ts owns SIGTERM/SIGINT: Apollo's handlers would stop the server and re-send the signal before our
     // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.
     stopOnTerminationSignals: false,
     plugins: [
       fastifyApolloDrainPlugin(app),
-      metricsPlugin<Context>(metrics),
-      options.playground
-        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
-        : ApolloServerPluginLandingPageDisabled(),
+      metricsPlugin<Context>(metrics, label),
+      guardPlugin(limits),
+      options.playground ? playgroundLandingPage<Context>(options.webAssets) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
-    context: (request) => options.context(request.headers),
+    context: async (request) => options.context(principalOf(request), request.headers),
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });
+  registerBeaconRoute(app, { keyRing, ingest: options.ingest, metrics });
 
+  registerWebRoutes(app, { assets: options.webAssets, playground: options.playground });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const ok = await options.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'database unavailable' });
   });
-  app.get('/metrics', async (_request, reply) => {
-    const body = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(body);
-  });
+  if (options.metricsRoute) {
+    app.get('/metrics', async (request, reply) => {
+      await authorizeRequest(request, 'admin');
+      const body = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(body);
+    });
+  }
   if (options.export) registerExport(app, options.export);
   const subscriptions = attachSubscriptions({
     server: app.server,
     schema: options.schema,
     context: options.context,
     formatError,
+    keyRing,
+    limits,
+    validationRules,
+    metrics,
+    label,
+    logger,
   });
   return { app, apollo, subscriptions };
 }

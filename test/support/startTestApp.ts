@@ -14,7 +14,13 @@ export interface TestApp extends App {
     variables?: V,
   ): Promise<GraphQLResponse<T>>;
   graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
-  metric(name: string, labels: Record<string, string>): Promise<number>;
+  /** POSTs a GraphQL operation with extra headers (an Authorization header, say). */
+  graphqlAs<T = Record<string, unknown>>(
+    headers: Record<string, string>,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<GraphQLResponse<T>>;
+  metric(name: string, labels: Record<string, string>, headers?: Record<string, string>): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -26,7 +32,7 @@ export interface GraphQLResponse<T> {
 export interface GraphQLErrorBody {
   message: string;
   path?: Array<string | number>;
-  extensions?: { code?: string; reason?: string; field?: string };
+  extensions?: { code?: string; reason?: string; field?: string; limit?: string; max?: number; value?: number };
 }
 
 export async function startTestApp(
@@ -50,8 +56,16 @@ export async function startTestApp(
       });
       return { status: response.status, body: (await response.json()) as GraphQLResponse<never>['body'] };
     },
-    async metric(name, labels) {
-      const text = await (await fetch(`${app.url}/metrics`)).text();
+    async graphqlAs(headers: Record<string, string>, query: string, variables?: Record<string, unknown>) {
+      const response = await fetch(graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: (await response.json()) as GraphQLResponse<never>['body'] };
+    },
+    async metric(name, labels, headers: Record<string, string> = {}) {
+      const text = await (await fetch(`${app.metricsUrl ?? app.url}/metrics`, { headers })).text();
       const wanted = Object.entries(labels)
         .map(([k, v]) => `${k}="${v}"`)
         .join(',');

@@ -7,11 +7,22 @@ import { BadUserInputError } from '../../errors/BadUserInputError';
 import { describe } from '../../errors/describe';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * Years the type represents. Below 1000 is a client mistake, never an analytics date, and the years 0–99
+ * would break bucket math downstream (`Date.UTC` maps them to 1900–1999).
+ */
+export const MIN_YEAR = 1000;
+export const MAX_YEAR = 9999;
 
 export function parseDateTime(value: unknown): Date {
+  if (typeof value === 'string' && ISO_INSTANT.test(value) && Number(value.slice(0, 4)) < MIN_YEAR) {
+    throw new BadUserInputError(`expected a date-time in the years ${MIN_YEAR} to ${MAX_YEAR}, got ${describe(value)}`);
+  }
   if (typeof value === 'string' && ISO_INSTANT.test(value)) {
     const date = new Date(value);
-    if (!Number.isNaN(date.getTime()) && calendarValid(value)) return date;
+    const year = date.getUTCFullYear();
+    // An offset can carry 9999-12-31T23:00-05:00 into the year 10000, which toISOString cannot round-trip.
+    if (!Number.isNaN(date.getTime()) && calendarValid(value) && year >= MIN_YEAR && year <= MAX_YEAR) return date;
   }
   throw new BadUserInputError(
     `expected an ISO-8601 date-time with an offset such as "2026-11-21T12:00:00Z", got ${describe(value)}`,
@@ -27,7 +38,8 @@ function calendarValid(value: string): boolean {
 
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
-  description: 'An instant in ISO-8601 with an offset, e.g. "2026-11-21T12:00:00Z". Always returned in UTC.',
+  description:
+    'An instant in ISO-8601 with an offset, e.g. "2026-11-21T12:00:00Z", in the years 1000 to 9999. Always returned in UTC.',
   serialize(value) {
     if (value instanceof Date) return value.toISOString();
     if (typeof value === 'number') return new Date(value).toISOString();

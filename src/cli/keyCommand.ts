@@ -1,0 +1,81 @@
+/**
+ * `tally key`: makes a new API key. Prints the secret (shown once, never stored) and the keys-file entry
+ * holding only its SHA-256, ready to paste into TALLY_KEYS_FILE's "keys" list. With --site-key, makes a
+ * public, ingest-only site key for the browser beacon instead.
+ *
+ *   tally key --name pipeline --scopes ingest [--sites example.com,shop.example]
+ *   tally key --site-key --site example.com --origins https://example.com[,https://www.example.com] [--keep-query]
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { parseKeys } from '../auth/parseKeys';
+
+const USAGE = `usage:
+  tally key --name NAME --scopes ingest,read,admin [--sites SITE,...]
+  tally key --site-key --site SITE --origins ORIGIN,... [--keep-query]
+`;
+
+export async function runKeyCommand(
+  args: string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      err.write(`tally key: unexpected argument ${JSON.stringify(arg)}\n${USAGE}`);
+      return 2;
+    }
+    const next = args[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      options.set(arg.slice(2), next);
+      i++;
+    } else options.set(arg.slice(2), true);
+  }
+  const list = (name: string): string[] | undefined => {
+    const value = options.get(name);
+    return typeof value === 'string'
+      ? value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+      : undefined;
+  };
+  let entry: Record<string, unknown>;
+  let secret: string;
+  let listName: 'keys' | 'siteKeys';
+  if (options.get('site-key') === true) {
+    secret = `pk_${randomBytes(18).toString('base64url')}`;
+    listName = 'siteKeys';
+    entry = {
+      key: secret,
+      site: options.get('site'),
+      origins: list('origins') ?? [],
+      ...(options.get('keep-query') === true ? { keepQuery: true } : {}),
+    };
+  } else {
+    secret = `tally_sk_${randomBytes(32).toString('base64url')}`;
+    listName = 'keys';
+    const sites = list('sites');
+    entry = {
+      name: options.get('name'),
+      sha256: createHash('sha256').update(secret).digest('hex'),
+      scopes: list('scopes') ?? [],
+      ...(sites ? { sites } : {}),
+    };
+  }
+  try {
+    // The same validation the server runs at start-up: what this prints, the server accepts.
+    parseKeys(JSON.stringify({ [listName]: [entry] }), 'tally key');
+  } catch (error) {
+    err.write(`tally key: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  out.write(
+    listName === 'keys'
+      ? `secret (shown once; send it as "Authorization: Bearer <secret>"):\n${secret}\n\nkeys-file entry (add it to "keys"):\n`
+      : `site key (public: embed it in pages; it may only record hits for ${String(entry.site)}):\n${secret}\n\nkeys-file entry (add it to "siteKeys"):\n`,
+  );
+  out.write(`${JSON.stringify(entry, null, 2)}\n`);
+  return 0;
+}

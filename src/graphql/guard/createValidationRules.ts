@@ -1,0 +1,43 @@
+/**
+ * The validation rules both transports add to graphql-js's own: graphql-armor's depth and alias limits
+ * (plain graphql-js rules, so they work with Apollo Server 5 and graphql-ws alike), reported as our typed
+ * LIMIT_EXCEEDED naming the limit, plus no introspection when it is switched off (Apollo does that itself
+ * for HTTP; graphql-ws needs it here).
+ */
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import type { ValidationContext, ValidationRule } from 'graphql';
+import { LimitExceededError } from '../../errors/LimitExceededError';
+import type { RequestLimits } from './RequestLimits';
+
+/** armor reports the count only in its message: "… limit of 15 exceeded, found 16." */
+const FOUND = /found (\d+)\.?$/;
+
+export function createValidationRules(
+  limits: Pick<RequestLimits, 'maxDepth' | 'maxAliases'>,
+  options: { introspection: boolean },
+): ValidationRule[] {
+  const report =
+    (limit: string, max: number, what: string) =>
+    (context: ValidationContext | null, error: GraphQLError): void => {
+      const found = FOUND.exec(error.message);
+      const typed = new LimitExceededError(limit, max, found ? Number(found[1]) : undefined, what);
+      context?.reportError(new GraphQLError(typed.message, { originalError: typed, extensions: { code: typed.code } }));
+    };
+  const rules: ValidationRule[] = [
+    maxDepthRule({
+      n: limits.maxDepth,
+      flattenFragments: true,
+      propagateOnRejection: false,
+      onReject: [report('GRAPHQL_MAX_DEPTH', limits.maxDepth, 'the depth of the operation')],
+    }) as unknown as ValidationRule,
+    maxAliasesRule({
+      n: limits.maxAliases,
+      propagateOnRejection: false,
+      onReject: [report('GRAPHQL_MAX_ALIASES', limits.maxAliases, 'the number of aliases in the operation')],
+    }) as unknown as ValidationRule,
+  ];
+  if (!options.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+  return rules;
+}

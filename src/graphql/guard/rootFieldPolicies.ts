@@ -1,0 +1,64 @@
+/**
+ * What each root field needs, read before execution: its scope, the sites it touches (from its coerced
+ * arguments), and what it costs against the per-request limits. A root field missing here needs `admin` and
+ * a key valid for all sites: new operations are closed until someone decides who may call them.
+ */
+import { ALL_SITES } from '../../auth/authorize';
+import type { Scope } from '../../auth/Scope';
+import { bucketCount } from '../../time/buckets';
+import type { Granularity } from '../../time/Granularity';
+
+export interface FieldCost {
+  /** Buckets the field returns (pageStats). */
+  readonly buckets?: number;
+  /** Hits it records. */
+  readonly hits?: number;
+  /** Impressions it records. */
+  readonly impressions?: number;
+}
+
+export interface RootFieldPolicy {
+  readonly scope: Scope;
+  /** The sites named by the arguments, or ALL_SITES when the field is not about one site. */
+  sites(args: Args): readonly string[] | typeof ALL_SITES;
+  cost?(args: Args): FieldCost;
+}
+
+type Args = Readonly<Record<string, unknown>>;
+
+const oneSite = (args: Args): string[] => (typeof args.site === 'string' ? [args.site] : []);
+const allSites = (): typeof ALL_SITES => ALL_SITES;
+const length = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+
+/** Buckets of a series field (pageStats, siteStats), from its coerced range and granularity. */
+function seriesCost(args: Args): FieldCost {
+  const range = args.range as { from?: unknown; to?: unknown } | undefined;
+  const from = range?.from instanceof Date ? range.from.getTime() : NaN;
+  const to = range?.to instanceof Date ? range.to.getTime() : NaN;
+  if (!Number.isFinite(from) || !Number.isFinite(to)) return {};
+  return { buckets: bucketCount(args.granularity as Granularity, from, to) };
+}
+
+export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
+  serverInfo: { scope: 'read', sites: () => [] },
+  pageStats: { scope: 'read', sites: oneSite, cost: seriesCost },
+  // Branch `dashboards`' site-level reads, opened to `read` keys when merged with `security` (branch `browser`).
+  siteStats: { scope: 'read', sites: oneSite, cost: seriesCost },
+  topPages: { scope: 'read', sites: oneSite },
+  pageStatsLive: { scope: 'read', sites: oneSite },
+  userImpressions: { scope: 'read', sites: allSites },
+  itemImpressions: { scope: 'read', sites: allSites },
+  topImpressions: { scope: 'read', sites: allSites },
+  topItems: { scope: 'read', sites: allSites },
+  recordHit: { scope: 'ingest', sites: oneSite, cost: () => ({ hits: 1 }) },
+  recordHits: {
+    scope: 'ingest',
+    sites: (args) =>
+      Array.isArray(args.hits) ? [...new Set(args.hits.map((hit: { site?: unknown }) => String(hit?.site)))] : [],
+    cost: (args) => ({ hits: length(args.hits) }),
+  },
+  recordImpressions: { scope: 'ingest', sites: allSites, cost: (args) => ({ impressions: length(args.impressions) }) },
+  preallocate: { scope: 'admin', sites: oneSite },
+};
+
+export const UNLISTED_FIELD_POLICY: RootFieldPolicy = { scope: 'admin', sites: allSites };

@@ -1,0 +1,142 @@
+/**
+ * POST /api/hit: one page view from a browser (`navigator.sendBeacon(url, JSON string)`, which sends
+ * `text/plain`, or `fetch` with `application/json`). The body names a public site key; the request's Origin
+ * must be one the key allows, and CORS headers go only to origins some site key allows. Bots (isbot) get the
+ * same 204 but are not counted. The hit goes through HitIngest: same validation, limits and group commit as
+ * `recordHit`. Contract: /work/briefs/contracts.md "Beacon endpoint".
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isbot } from 'isbot';
+import type { KeyRing } from '../auth/KeyRing';
+import { BadRequestError } from '../errors/BadRequestError';
+import { ForbiddenError } from '../errors/ForbiddenError';
+import { UnauthenticatedError } from '../errors/UnauthenticatedError';
+import { describe } from '../errors/describe';
+import type { HitIngest } from '../ingest/HitIngest';
+import type { Metrics } from '../metrics/createMetrics';
+import { appErrorBody } from './installErrorHandler';
+import { AppError } from '../errors/AppError';
+
+/** Fixed by the contract: a beacon is a few hundred bytes; 4 KB leaves room for a long page. */
+export const BEACON_MAX_BODY_BYTES = 4096;
+
+export type BeaconOutcome =
+  'counted' | 'bot_user_agent' | 'no_user_agent' | 'origin_not_allowed' | 'unknown_key' | 'site_mismatch' | 'invalid';
+
+export function registerBeaconRoute(
+  app: FastifyInstance,
+  deps: { keyRing: KeyRing; ingest: () => HitIngest; metrics: Metrics },
+): void {
+  const { keyRing, metrics } = deps;
+  const count = (outcome: BeaconOutcome): void => metrics.beaconRequests.inc({ outcome });
+
+  const cors = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    reply.header('vary', 'Origin');
+    const origin = request.headers.origin;
+    if (typeof origin !== 'string' || !keyRing.isKnownOrigin(origin)) return false;
+    reply.header('access-control-allow-origin', origin);
+    return true;
+  };
+
+  app.options('/api/hit', async (request, reply) => {
+    if (!cors(request, reply)) {
+      count('origin_not_allowed');
+      return reply.code(403).send(appErrorBody(new ForbiddenError('this origin may not send hits')));
+    }
+    return reply
+      .code(204)
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400')
+      .send();
+  });
+
+  app.post(
+    '/api/hit',
+    {
+      bodyLimit: BEACON_MAX_BODY_BYTES,
+      config: { bodyLimitName: 'BEACON_MAX_BODY_BYTES' },
+      // CORS headers before the body is read, so a browser can read every answer, errors included.
+      onRequest: async (request, reply) => {
+        cors(request, reply);
+      },
+    },
+    async (request, reply) => {
+      try {
+        const beacon = parseBeacon(request.body);
+        const siteKey = keyRing.siteKey(beacon.key);
+        if (!siteKey) {
+          count('unknown_key');
+          throw new UnauthenticatedError('the site key is not known to this server');
+        }
+        const origin = request.headers.origin;
+        if (typeof origin !== 'string' || !siteKey.origins.has(origin)) {
+          count('origin_not_allowed');
+          throw new ForbiddenError(
+            typeof origin === 'string'
+              ? `origin ${describe(origin)} may not send hits with this site key`
+              : 'an Origin header is required',
+          );
+        }
+        if (beacon.site !== siteKey.site) {
+          count('site_mismatch');
+          throw new ForbiddenError(`the site key is not valid for site ${describe(beacon.site)}`);
+        }
+        const userAgent = request.headers['user-agent'];
+        if (!userAgent) {
+          count('no_user_agent');
+          return reply.code(204).send();
+        }
+        if (isbot(userAgent)) {
+          count('bot_user_agent');
+          return reply.code(204).send();
+        }
+        const page = siteKey.keepQuery ? beacon.page : withoutQuery(beacon.page);
+        await deps.ingest().recordHit({ site: siteKey.site, page });
+        count('counted');
+        return reply.code(204).send();
+      } catch (error) {
+        if (error instanceof AppError) {
+          if (error.code === 'BAD_USER_INPUT' || error.code === 'BAD_REQUEST') count('invalid');
+          return reply.code(error.httpStatus).send(appErrorBody(error));
+        }
+        throw error;
+      }
+    },
+  );
+}
+
+interface Beacon {
+  readonly key: string;
+  readonly site: string;
+  readonly page: string;
+}
+
+function parseBeacon(body: unknown): Beacon {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw new BadRequestError('the body must be JSON: {"key": "<site key>", "site": "…", "page": "/…"}');
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequestError(`the body must be a JSON object with key, site and page, got ${describe(value)}`);
+  }
+  const { key, site, page } = value as Record<string, unknown>;
+  for (const [name, field] of [
+    ['key', key],
+    ['site', site],
+    ['page', page],
+  ] as const) {
+    if (typeof field !== 'string') throw new BadRequestError(`${name} must be a string, got ${describe(field)}`);
+  }
+  return { key: key as string, site: site as string, page: page as string };
+}
+
+/** `page` is `location.pathname + location.search`; the query often carries personal data. */
+function withoutQuery(page: string): string {
+  const at = page.indexOf('?');
+  return at === -1 ? page : page.slice(0, at);
+}

@@ -1,0 +1,193 @@
+/**
+ * API keys end to end: every scope allowed and refused over HTTP and over WebSocket, site-limited keys,
+ * unknown keys, and /metrics behind `admin`. Keys come from TALLY_KEYS_JSON (test/support/testKeys.ts).
+ */
+import type { Client } from 'graphql-ws';
+import { startTestApp } from '../support/startTestApp';
+import type { TestApp } from '../support/startTestApp';
+import { bearer, KEYS_JSON, SECRETS } from '../support/testKeys';
+import { wsClient, wsOperation } from '../support/wsOperation';
+
+const NOW = Date.parse('2026-11-21T12:00:00Z');
+
+const OPS = {
+  read: 'query { pageStats(site: "a.example", page: "/", range: { from: "2026-11-21T00:00:00Z", to: "2026-11-21T01:00:00Z" }, granularity: HOUR) { total } }',
+  readOtherSite:
+    'query { pageStats(site: "b.example", page: "/", range: { from: "2026-11-21T00:00:00Z", to: "2026-11-21T01:00:00Z" }, granularity: HOUR) { total } }',
+  ingest: 'mutation { recordHit(site: "a.example", page: "/", at: "2026-11-21T11:00:00Z") { count } }',
+  ingestOtherSite:
+    'mutation { recordHits(hits: [{ site: "a.example", page: "/" }, { site: "b.example", page: "/" }]) { accepted } }',
+  impressions: 'mutation { recordImpressions(impressions: [{ userId: "u", itemId: "i" }]) { accepted } }',
+  admin: 'mutation { preallocate(site: "a.example", page: "/", day: "2026-11-22T00:00:00Z") }',
+  live: 'subscription { pageStatsLive(site: "a.example", page: "/", granularity: MINUTE, window: 120) { total } }',
+};
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp('auth', { TALLY_KEYS_JSON: KEYS_JSON, NODE_ENV: 'test' }, () => NOW);
+});
+
+afterAll(async () => {
+  await app.stop();
+});
+
+describe('API keys over HTTP', () => {
+  it.each([
+    ['read', 'dashboard', OPS.read],
+    ['read (any site without a site list)', 'dashboard', OPS.readOtherSite],
+    ['ingest on its own site', 'pipeline', OPS.ingest],
+    ['admin', 'ops', OPS.admin],
+    ['ingest of impressions with a key for all sites', 'ops', OPS.impressions],
+  ] as const)('allows %s with the %s key', async (_what, key, query) => {
+    const { status, body } = await app.graphqlAs(bearer(SECRETS[key]), query);
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+  });
+
+  it.each([
+    ['read', 'pipeline', OPS.read, 'this operation needs scope "read", which the API key lacks'],
+    ['ingest', 'dashboard', OPS.ingest, 'this operation needs scope "ingest", which the API key lacks'],
+    ['admin', 'dashboard', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
+    ['admin', 'pipeline', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
+    [
+      'a live subscription',
+      'pipeline',
+      OPS.live,
+      'subscriptions are served over WebSocket (graphql-ws protocol, path /graphql), not over HTTP',
+    ],
+    [
+      'ingest on another site',
+      'pipeline',
+      OPS.ingestOtherSite,
+      'the API key is not valid for site "b.example" (scope "ingest")',
+    ],
+    [
+      'impressions with a site-limited key',
+      'pipeline',
+      OPS.impressions,
+      'this operation is not about one site and needs an API key valid for all sites',
+    ],
+  ] as const)('refuses %s to the %s key, naming what is missing', async (_what, key, query, message) => {
+    const { status, body } = await app.graphqlAs(bearer(SECRETS[key]), query);
+    const code = message.startsWith('subscriptions') ? 'BAD_REQUEST' : 'FORBIDDEN';
+    expect(status).toBe(code === 'FORBIDDEN' ? 403 : 400);
+    expect(body.errors).toEqual([{ message, extensions: { code } }]);
+    expect(JSON.stringify(body)).not.toContain(SECRETS[key]);
+  });
+
+  it('refuses a request without a key as UNAUTHENTICATED', async () => {
+    const { status, body } = await app.graphql(OPS.read);
+    expect(status).toBe(401);
+    expect(body.errors?.[0]).toEqual({
+      message: 'this operation needs an API key with scope "read": send "Authorization: Bearer <secret>"',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
+  });
+
+  it('refuses an unknown key and a malformed header as UNAUTHENTICATED without echoing them', async () => {
+    const unknown = await app.graphqlAs(bearer('tally_sk_nobody'), OPS.read);
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.errors?.[0]).toEqual({
+      message: 'the API key is not known to this server',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
+    expect(JSON.stringify(unknown.body)).not.toContain('tally_sk_nobody');
+    const malformed = await app.graphqlAs({ authorization: `Basic ${SECRETS.ops}` }, OPS.read);
+    expect(malformed.status).toBe(401);
+    expect(malformed.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('writes nothing of a mutation refused for one of its sites', async () => {
+    await app.graphqlAs(bearer(SECRETS.pipeline), OPS.ingestOtherSite);
+    const { body } = await app.graphqlAs<{ pageStats: { total: number } }>(
+      bearer(SECRETS.ops),
+      'query { pageStats(site: "b.example", page: "/", range: { from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" }, granularity: DAY) { total } }',
+    );
+    expect(body.data?.pageStats.total).toBe(0);
+  });
+
+  it('serves __typename without a key (nothing to protect; graphql-http audits need it)', async () => {
+    const { status, body } = await app.graphql('{ __typename }');
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ __typename: 'Query' });
+  });
+
+  it('serves /metrics only to an admin key', async () => {
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+    const forbidden = await fetch(`${app.url}/metrics`, { headers: bearer(SECRETS.dashboard) });
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toEqual({
+      errors: [
+        { message: 'this operation needs scope "admin", which the API key lacks', extensions: { code: 'FORBIDDEN' } },
+      ],
+    });
+    const allowed = await fetch(`${app.url}/metrics`, { headers: bearer(SECRETS.ops) });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain('tally_graphql_requests_total');
+  });
+});
+
+describe('API keys over WebSocket (connectionParams.authorization)', () => {
+  const clients: Client[] = [];
+  const client = (authorization?: string): Client => {
+    const created = wsClient(app.url, authorization);
+    clients.push(created);
+    return created;
+  };
+
+  afterAll(async () => {
+    await Promise.all(clients.map((one) => one.dispose()));
+  });
+
+  it('allows a live subscription with a read key', async () => {
+    const outcome = await wsOperation(client(`Bearer ${SECRETS.dashboard}`), OPS.live);
+    expect(outcome.errors).toBeUndefined();
+    expect(outcome.data).toEqual({ pageStatsLive: { total: expect.any(Number) } });
+  });
+
+  it.each([
+    ['read', 'pipeline', OPS.live, 'this operation needs scope "read", which the API key lacks'],
+    ['ingest', 'dashboard', OPS.ingest, 'this operation needs scope "ingest", which the API key lacks'],
+    ['admin', 'dashboard', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
+  ] as const)('refuses %s to the %s key as FORBIDDEN', async (_what, key, query, message) => {
+    const outcome = await wsOperation(client(`Bearer ${SECRETS[key]}`), query);
+    expect(outcome.errors).toEqual([{ message, extensions: { code: 'FORBIDDEN' } }]);
+  });
+
+  it.each([
+    ['ingest', 'pipeline', OPS.ingest],
+    ['admin', 'ops', OPS.admin],
+  ] as const)('allows %s to the %s key', async (_what, key, query) => {
+    const outcome = await wsOperation(client(`Bearer ${SECRETS[key]}`), query);
+    expect(outcome.errors).toBeUndefined();
+  });
+
+  it('refuses operations without a key, or with an unknown one, as UNAUTHENTICATED', async () => {
+    const none = await wsOperation(client(), OPS.live);
+    expect(none.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const unknown = await wsOperation(client('Bearer tally_sk_nobody'), OPS.live);
+    expect(unknown.errors).toEqual([
+      { message: 'the API key is not known to this server', extensions: { code: 'UNAUTHENTICATED' } },
+    ]);
+  });
+});
+
+describe('/metrics on its own port (METRICS_PORT)', () => {
+  it('serves /metrics there without a key, and no longer on the API port', async () => {
+    const separate = await startTestApp('auth_metrics_port', { TALLY_KEYS_JSON: KEYS_JSON, METRICS_PORT: '0' });
+    try {
+      expect(separate.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const scraped = await fetch(`${separate.metricsUrl}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('tally_graphql_requests_total');
+      const moved = await fetch(`${separate.url}/metrics`, { headers: bearer(SECRETS.ops) });
+      expect(moved.status).toBe(404);
+      expect(await moved.json()).toEqual({
+        errors: [{ message: 'no route GET /metrics', extensions: { code: 'NOT_FOUND' } }],
+      });
+    } finally {
+      await separate.stop();
+    }
+  });
+});

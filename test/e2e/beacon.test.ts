@@ -1,0 +1,177 @@
+/**
+ * POST /api/hit, the browser beacon (contract: text/plain or JSON body with a public site key): origin check,
+ * CORS only for allowed origins (preflight included), bots answered but not counted, the query string
+ * dropped unless the site key keeps it, and typed 4xx errors.
+ */
+import { startTestApp } from '../support/startTestApp';
+import type { TestApp } from '../support/startTestApp';
+import { ALLOWED_ORIGIN, bearer, KEEP_QUERY_SITE_KEY, KEYS_JSON, SECRETS, SITE_KEY } from '../support/testKeys';
+
+const NOW = Date.parse('2026-11-21T12:00:00Z');
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp('beacon', { TALLY_KEYS_JSON: KEYS_JSON }, () => NOW);
+});
+
+afterAll(async () => {
+  await app.stop();
+});
+
+function beacon(
+  body: unknown,
+  options: { origin?: string; userAgent?: string; contentType?: string } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    'content-type': options.contentType ?? 'text/plain;charset=UTF-8',
+    'user-agent': options.userAgent ?? BROWSER,
+  };
+  if (options.origin !== '') headers.origin = options.origin ?? ALLOWED_ORIGIN;
+  return fetch(`${app.url}/api/hit`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function total(site: string, page: string): Promise<number> {
+  const { body } = await app.graphqlAs<{ pageStats: { total: number } }>(
+    bearer(SECRETS.ops),
+    'query($site: String!, $page: String!) { pageStats(site: $site, page: $page, range: { from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" }, granularity: DAY) { total } }',
+    { site, page },
+  );
+  return body.data?.pageStats.total ?? -1;
+}
+
+async function errorsOf(response: Response): Promise<Array<{ message: string; extensions: Record<string, unknown> }>> {
+  return ((await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> })
+    .errors;
+}
+
+const metric = (outcome: string): Promise<number> =>
+  app.metric('tally_beacon_requests_total', { outcome }, bearer(SECRETS.ops));
+
+describe('POST /api/hit', () => {
+  it('counts a sendBeacon hit (text/plain) from an allowed origin, with CORS for that origin', async () => {
+    const response = await beacon({ key: SITE_KEY, site: 'a.example', page: '/docs/intro' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    expect(response.headers.get('vary')).toContain('Origin');
+    expect(await total('a.example', '/docs/intro')).toBe(1);
+    expect(await metric('counted')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts a fetch hit with an application/json body', async () => {
+    const response = await beacon(
+      { key: SITE_KEY, site: 'a.example', page: '/json' },
+      { contentType: 'application/json' },
+    );
+    expect(response.status).toBe(204);
+    expect(await total('a.example', '/json')).toBe(1);
+  });
+
+  it('drops the query string unless the site key keeps it', async () => {
+    expect((await beacon({ key: SITE_KEY, site: 'a.example', page: '/q?email=x@y.z' })).status).toBe(204);
+    expect(await total('a.example', '/q')).toBe(1);
+    expect(await total('a.example', '/q?email=x@y.z')).toBe(0);
+    const kept = await beacon({ key: KEEP_QUERY_SITE_KEY, site: 'q.example', page: '/q?ref=hn' });
+    expect(kept.status).toBe(204);
+    expect(await total('q.example', '/q?ref=hn')).toBe(1);
+  });
+
+  it('answers a bot 204 without counting it, and counts it by reason', async () => {
+    const before = await metric('bot_user_agent');
+    const response = await beacon({ key: SITE_KEY, site: 'a.example', page: '/bot' }, { userAgent: BOT });
+    expect(response.status).toBe(204);
+    expect(await total('a.example', '/bot')).toBe(0);
+    expect(await metric('bot_user_agent')).toBe(before + 1);
+  });
+
+  it('refuses an origin the site key does not allow, without CORS headers', async () => {
+    const response = await beacon(
+      { key: SITE_KEY, site: 'a.example', page: '/evil' },
+      { origin: 'https://evil.example' },
+    );
+    expect(response.status).toBe(403);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await response.json()).toEqual({
+      errors: [
+        {
+          message: 'origin "https://evil.example" may not send hits with this site key',
+          extensions: { code: 'FORBIDDEN' },
+        },
+      ],
+    });
+    expect(await total('a.example', '/evil')).toBe(0);
+  });
+
+  it('refuses a request without Origin', async () => {
+    const response = await beacon({ key: SITE_KEY, site: 'a.example', page: '/' }, { origin: '' });
+    expect(response.status).toBe(403);
+    expect((await errorsOf(response))[0]!.message).toBe('an Origin header is required');
+  });
+
+  it('answers the CORS preflight for an allowed origin only', async () => {
+    const allowed = await fetch(`${app.url}/api/hit`, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST' },
+    });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    expect(allowed.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(allowed.headers.get('access-control-allow-headers')).toBe('content-type');
+    const refused = await fetch(`${app.url}/api/hit`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it.each([
+    [
+      { key: 'pk_unknown_0000000', site: 'a.example', page: '/' },
+      401,
+      'UNAUTHENTICATED',
+      'the site key is not known to this server',
+    ],
+    [
+      { key: SITE_KEY, site: 'b.example', page: '/' },
+      403,
+      'FORBIDDEN',
+      'the site key is not valid for site "b.example"',
+    ],
+    [
+      { key: SITE_KEY, site: 'a.example', page: 'index.html' },
+      400,
+      'BAD_USER_INPUT',
+      'page must start with "/", got "index.html"',
+    ],
+    [{ key: SITE_KEY, site: 'a.example' }, 400, 'BAD_REQUEST', 'page must be a string, got undefined'],
+    ['not json', 400, 'BAD_REQUEST', 'the body must be JSON: {"key": "<site key>", "site": "…", "page": "/…"}'],
+    [[1, 2], 400, 'BAD_REQUEST', 'the body must be a JSON object with key, site and page, got a list of 2 items'],
+  ])('refuses %p with %d %s', async (body, status, code, message) => {
+    const response = await beacon(body);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({ errors: [{ message, extensions: expect.objectContaining({ code }) }] });
+  });
+
+  it('refuses a body over 4 KB with LIMIT_EXCEEDED', async () => {
+    const response = await beacon({ key: SITE_KEY, site: 'a.example', page: `/${'x'.repeat(5000)}` });
+    expect(response.status).toBe(413);
+    expect((await errorsOf(response))[0]!.extensions).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'BEACON_MAX_BODY_BYTES',
+      max: 4096,
+    });
+  });
+
+  it('refuses other content types with 415', async () => {
+    const response = await beacon('key=x', { contentType: 'application/x-www-form-urlencoded' });
+    expect(response.status).toBe(415);
+    expect((await errorsOf(response))[0]!.extensions.code).toBe('BAD_REQUEST');
+  });
+});
