@@ -93,6 +93,7 @@ export class CounterStore {
     this.bulk = {
       writeConcern: options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' },
       maxPerCommand: database.engine.maxUpdatesPerCommand,
+      trustWriteErrorIndexes: database.engine.reportsWriteErrorIndexes,
     };
   }
 

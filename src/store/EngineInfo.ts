@@ -28,6 +28,13 @@ export interface EngineInfo {
    * out in commands of at most this many operations there. tally's build closes each reader at once.
    */
   readonly maxUpdatesPerCommand: number | undefined;
+  /**
+   * Whether a bulk write's per-operation errors name the operations that failed. FerretDB 1.24 ignores `ordered`,
+   * stops at the first failing update and reports it as index 0 (measured: E11000 on the third of five upserts
+   * came back as index 0, and the fourth and fifth were never applied), so there no failed operation is re-sent on
+   * the strength of its index. One tally process per FerretDB is the supported setup, where upserts do not race.
+   */
+  readonly reportsWriteErrorIndexes: boolean;
 }
 
 /** The version suffix scripts/ensure-ferretdb.js gives its patched build (`v1.24.2-tally6`). */
@@ -46,6 +53,7 @@ export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): Engi
       indexesOnlyExactIdFilters: !patched,
       prefersIdListReads: patched,
       maxUpdatesPerCommand: patched ? undefined : 90,
+      reportsWriteErrorIndexes: false,
     };
   }
   return {
@@ -57,5 +65,6 @@ export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): Engi
     indexesOnlyExactIdFilters: false,
     prefersIdListReads: false,
     maxUpdatesPerCommand: undefined,
+    reportsWriteErrorIndexes: true,
   };
 }

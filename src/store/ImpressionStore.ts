@@ -46,6 +46,7 @@ export class ImpressionStore {
     this.bulk = {
       writeConcern: options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' },
       maxPerCommand: database.engine.maxUpdatesPerCommand,
+      trustWriteErrorIndexes: database.engine.reportsWriteErrorIndexes,
     };
   }
 

@@ -43,6 +43,11 @@ export interface BulkUpsertOptions {
   readonly retry?: RetryPolicy | undefined;
   /** Set when every operation carries this exactly-once guard (see counterUpsert); needs a collection that can find. */
   readonly mark?: FlushMark | undefined;
+  /**
+   * False where the engine does not say which operations failed (EngineInfo.reportsWriteErrorIndexes): unmarked
+   * operations are then never re-sent, since the reported index may name one that was applied.
+   */
+  readonly trustWriteErrorIndexes?: boolean | undefined;
 }
 
 /** What bulkUpsert needs of a collection: the driver's Collection, or a fault-injecting wrapper in tests. */
@@ -103,7 +108,9 @@ async function bulkUpsertOnce(
     } catch (error) {
       const again = options.mark
         ? await notYetAbsorbed(collection, error, remaining, options.mark)
-        : retriableOperations(error, remaining);
+        : options.trustWriteErrorIndexes === false
+          ? undefined
+          : retriableOperations(error, remaining);
       if (!again || attempt >= retry.attempts) throw translateDriverError(error);
       remaining = again;
       if (remaining.length === 0) return;

@@ -1,0 +1,153 @@
+/**
+ * One access-log line → a hit, or the one named reason it is not one: unparseable (does not match the
+ * format), filtered (a status, method, static asset or bot the user asked to skip), or invalid (a page or
+ * site tally would refuse). Checks run cheapest first; the bot test, a large regex, is cached per user agent.
+ */
+import { isbot } from 'isbot';
+import type { Hit } from '../ingest/Hit';
+import { HitRejectedError } from '../ingest/HitRejectedError';
+import { parseHit } from '../ingest/parseHit';
+import type { CompiledLogFormat, LogFields } from './compileLogFormat';
+import { requestPage, splitRequestLine, utf8FromLatin1 } from './requestPage';
+
+export type LogFilter = 'status' | 'method' | 'asset' | 'bot';
+export const LOG_FILTERS: readonly LogFilter[] = ['status', 'method', 'asset', 'bot'];
+
+export const DEFAULT_ASSET_EXTENSIONS: readonly string[] = [
+  'css', 'js', 'mjs', 'map', 'json', 'xml', 'txt', 'wasm', 'webmanifest',
+  'png', 'jpg', 'jpeg', 'gif', 'svg', 'ico', 'webp', 'avif', 'bmp', 'tif', 'tiff',
+  'woff', 'woff2', 'ttf', 'otf', 'eot',
+  'mp4', 'webm', 'mp3', 'ogg', 'wav', 'flac', 'm4a',
+  'zip', 'gz', 'tgz', 'bz2', 'xz', 'rar', '7z', 'dmg', 'exe', 'iso',
+]; // prettier-ignore
+
+export type LineOutcome =
+  | { kind: 'hit'; hit: Hit }
+  | { kind: 'unparseable'; reason: string }
+  | { kind: 'filtered'; filter: LogFilter }
+  | { kind: 'invalid'; reason: string };
+
+export interface ClassifierOptions {
+  /** Tried in order; the first that matches reads the line. */
+  readonly formats: readonly CompiledLogFormat[];
+  /** The site of every line; without it the format's `$host` (or `$http_host`, `$server_name`) names it. */
+  readonly site: string | undefined;
+  /** Virtual hosts counted as another site (`www.example.com` → `example.com`), after lower-casing. */
+  readonly hostSites?: ReadonlyMap<string, string> | undefined;
+  readonly keepQuery: boolean;
+  /** Which filters are on. */
+  readonly filters: ReadonlySet<LogFilter>;
+  readonly assetExtensions: ReadonlySet<string>;
+  /** The validation clock: lines further in the future than `maxClockSkewMs` are invalid. */
+  readonly now: number;
+  readonly maxClockSkewMs: number;
+}
+
+const BOT_CACHE_LIMIT = 50_000;
+
+export class LogLineClassifier {
+  private readonly botCache = new Map<string, boolean>();
+  private readonly limits;
+
+  constructor(private readonly options: ClassifierOptions) {
+    this.limits = { maxCount: Number.MAX_SAFE_INTEGER, maxClockSkewMs: options.maxClockSkewMs, maxBatchSize: 1 };
+  }
+
+  classify(line: string): LineOutcome {
+    let fields: LogFields | undefined;
+    let logsUserAgent = false;
+    let reason = '';
+    for (const format of this.options.formats) {
+      const result = format.match(line);
+      if (result.ok) {
+        fields = result.fields;
+        logsUserAgent = format.provides.has('userAgent');
+        break;
+      }
+      if (reason === '') reason = result.reason;
+    }
+    if (fields === undefined) return { kind: 'unparseable', reason };
+
+    let method = fields.method;
+    let target = fields.uri;
+    if (fields.request !== undefined) {
+      const request = splitRequestLine(fields.request);
+      if (request === undefined) return { kind: 'unparseable', reason: `bad $request ${shorten(fields.request)}` };
+      method ??= request.method;
+      target ??= request.target;
+    }
+    if (target === undefined) return { kind: 'unparseable', reason: 'no request target' };
+
+    const filters = this.options.filters;
+    const status = fields.status;
+    if (filters.has('status') && status !== undefined && (status < 200 || status > 399)) {
+      return { kind: 'filtered', filter: 'status' };
+    }
+    if (filters.has('method') && method !== undefined && method !== 'GET')
+      return { kind: 'filtered', filter: 'method' };
+
+    const page = requestPage(target, this.options.keepQuery, fields.args);
+    if (!page.ok) return { kind: 'invalid', reason: page.reason };
+    if (filters.has('asset') && this.isAsset(page.page)) return { kind: 'filtered', filter: 'asset' };
+    // Browsers always send a user agent: a logged `-` is a script (isbot says so too).
+    if (filters.has('bot') && logsUserAgent && this.isBot(fields.userAgent ?? '-')) {
+      return { kind: 'filtered', filter: 'bot' };
+    }
+
+    let site = this.options.site;
+    if (site === undefined) {
+      const host = siteFromHost(fields.host);
+      site = host === undefined ? undefined : (this.options.hostSites?.get(host) ?? host);
+    }
+    if (site === undefined) return { kind: 'invalid', reason: 'no site: the line has no host and --site is not set' };
+    try {
+      const hit = parseHit(
+        { site, page: page.page, at: new Date(fields.at) },
+        { now: this.options.now, limits: this.limits },
+      );
+      return { kind: 'hit', hit };
+    } catch (error) {
+      if (error instanceof HitRejectedError) return { kind: 'invalid', reason: error.message };
+      throw error;
+    }
+  }
+
+  private isAsset(page: string): boolean {
+    const query = page.indexOf('?');
+    const path = query < 0 ? page : page.slice(0, query);
+    const dot = path.lastIndexOf('.');
+    if (dot < 0 || dot < path.lastIndexOf('/')) return false;
+    return this.options.assetExtensions.has(path.slice(dot + 1).toLowerCase());
+  }
+
+  private isBot(userAgent: string): boolean {
+    let bot = this.botCache.get(userAgent);
+    if (bot === undefined) {
+      // Bounded: a log of unique user agents must not grow the cache without limit.
+      if (this.botCache.size >= BOT_CACHE_LIMIT) this.botCache.clear();
+      bot = isbot(userAgent.includes('\\') ? userAgent.replace(/\\(["\\])/g, '$1') : userAgent);
+      this.botCache.set(userAgent, bot);
+    }
+    return bot;
+  }
+}
+
+/** `Example.COM:8080` → `example.com`; `-` or nothing → undefined. */
+export function siteFromHost(host: string | undefined): string | undefined {
+  if (host === undefined) return undefined;
+  let site = host;
+  if (site.startsWith('[')) {
+    const end = site.indexOf(']');
+    if (end > 0) site = site.slice(0, end + 1);
+  } else {
+    const colon = site.lastIndexOf(':');
+    if (colon > 0 && site.indexOf(':') === colon) site = site.slice(0, colon);
+  }
+  if (site.endsWith('.')) site = site.slice(0, -1);
+  const decoded = utf8FromLatin1(site.toLowerCase());
+  return decoded === undefined || decoded === '' ? undefined : decoded;
+}
+
+function shorten(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}

@@ -1,0 +1,133 @@
+/**
+ * Writes batches straight into the database through the same ingest core a server uses (HitIngest →
+ * GroupCommitter → CounterStore, wired as src/app.ts wires them), with each batch's idempotency key.
+ * For imports where no server runs; the GraphQL target is the default.
+ */
+import type { Config } from '../config/loadConfig';
+import { AppError } from '../errors/AppError';
+import { createFlushWriter } from '../ingest/createFlushWriter';
+import { GroupCommitter } from '../ingest/GroupCommitter';
+import { HitIngest } from '../ingest/HitIngest';
+import { KeyedRequests } from '../ingest/KeyedRequests';
+import type { Logger } from '../logging/createLogger';
+import { connectDatabase } from '../store/connectDatabase';
+import type { Database } from '../store/connectDatabase';
+import { CounterBatch } from '../store/CounterBatch';
+import { CounterStore } from '../store/CounterStore';
+import { RequestLedger } from '../store/requestLedger';
+import { HOUR_MS } from '../time/buckets';
+import type { HitBatch } from './HitBatch';
+import { ImportTargetError } from './ImportTarget';
+import type { ImportTarget } from './ImportTarget';
+
+const CONNECT_DEADLINE_MS = 30_000;
+
+export class DirectTarget implements ImportTarget {
+  readonly description: string;
+
+  private constructor(
+    private readonly database: Database,
+    private readonly committer: GroupCommitter,
+    private readonly ingest: HitIngest,
+    dbName: string,
+  ) {
+    this.description = `${database.engine.name} ${database.engine.version}, database ${dbName}`;
+  }
+
+  static async open(
+    config: Config,
+    uri: string,
+    logger: Logger,
+    options: { clock?: (() => number) | undefined; signal?: AbortSignal | undefined } = {},
+  ): Promise<DirectTarget> {
+    const clock = options.clock ?? Date.now;
+    // A server keeps waiting for its database; an import gives up after a while (or at Ctrl-C) and says so.
+    const deadline = AbortSignal.timeout(CONNECT_DEADLINE_MS);
+    let database: Database;
+    try {
+      database = await connectDatabase({
+        uri,
+        dbName: config.mongodbDb,
+        logger,
+        appName: 'tally-import',
+        timeoutMs: config.databaseTimeoutMs,
+        signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
+      });
+    } catch (error) {
+      if (deadline.aborted) throw new Error(`the database did not answer within ${CONNECT_DEADLINE_MS / 1000} s`);
+      if (options.signal?.aborted === true) throw new Error('interrupted while connecting to the database');
+      throw error;
+    }
+    try {
+      const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
+      const counters = new CounterStore(database, {
+        writeConcern: config.ingest.writeConcern,
+        secondsRetentionMs,
+        logger,
+        targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
+      });
+      await counters.ensureIndexes();
+      if (config.seconds.enabled) await counters.ensureSecondsIndexes();
+      // The same idempotency ledger a server uses: an import re-run here or through a server skips the same batches.
+      const ledger = new RequestLedger(database.db, {
+        windowMs: config.idempotency.windowHours * HOUR_MS,
+        writeConcern:
+          config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
+      });
+      await ledger.ensureIndexes(database.engine, logger);
+      const newBatch = config.seconds.enabled
+        ? () => new CounterBatch({ seconds: { now: clock(), retentionMs: secondsRetentionMs } })
+        : () => new CounterBatch();
+      const committer = new GroupCommitter(
+        createFlushWriter({ counters, ledger, clock, leaseMs: config.idempotency.leaseMs }),
+        {
+          intervalMs: 0,
+          concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
+          maxPendingDocuments: config.ingest.maxFlushDocuments,
+          newBatch,
+        },
+      );
+      const keyed = new KeyedRequests({
+        committer,
+        ledger,
+        counters,
+        newBatch,
+        clock,
+        leaseMs: config.idempotency.leaseMs,
+        waitMs: config.idempotency.waitMs,
+      });
+      const ingest = new HitIngest({ committer, keyed, clock, limits: config.ingest });
+      return new DirectTarget(database, committer, ingest, config.mongodbDb);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+
+  async send(batch: HitBatch): Promise<number> {
+    const inputs = batch.hits.map((hit) => ({
+      site: hit.site,
+      page: hit.page,
+      at: new Date(hit.at),
+      count: hit.count,
+    }));
+    try {
+      const result = await this.ingest.recordHits(inputs, { idempotencyKey: batch.idempotencyKey });
+      return result.total;
+    } catch (error) {
+      if (error instanceof AppError) {
+        const code: string = error.code;
+        if (code === 'SERVICE_UNAVAILABLE' || code === 'IDEMPOTENCY_KEY_IN_PROGRESS') {
+          throw new ImportTargetError('retry', error.message);
+        }
+        throw new ImportTargetError('batch', `${code}: ${error.message}`);
+      }
+      throw new ImportTargetError('abort', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.committer.drain();
+    await this.database.close();
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * How the GraphQL target reads a server's answers: a canned HTTP server stands in for tally (the real one is
+ * covered by the e2e and process tests) so every class of answer maps to retry, refuse-the-batch or stop.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GraphqlTarget } from '../../../src/logimport/GraphqlTarget';
+import type { HitBatch } from '../../../src/logimport/HitBatch';
+import { ImportTargetError } from '../../../src/logimport/ImportTarget';
+
+let server: http.Server;
+let url: string;
+let answer: { status: number; body: unknown } = { status: 200, body: {} };
+let received: { headers: http.IncomingHttpHeaders; body: { variables: { idempotencyKey: string; hits: unknown[] } } };
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received = { headers: request.headers, body: JSON.parse(body) as typeof received.body };
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://user:secret@127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const batch: HitBatch = {
+  idempotencyKey: 'tally-import:v1:abc:1-100',
+  file: 'access.log',
+  firstLine: 1,
+  lastLine: 100,
+  hits: [{ site: 'example.com', page: '/a', at: Date.UTC(2026, 0, 1), count: 3 }],
+  total: 3,
+};
+
+const error = (code: string, message = 'm', extra: Record<string, string> = {}) => ({
+  data: null,
+  errors: [{ message, extensions: { code, ...extra } }],
+});
+
+describe('GraphqlTarget', () => {
+  it('sends the batch with its idempotency key and the API key as a bearer token', async () => {
+    answer = { status: 200, body: { data: { recordHits: { accepted: 1, total: 3 } } } };
+    await expect(new GraphqlTarget(url, 'sk_test').send(batch)).resolves.toBe(3);
+    expect(received.headers.authorization).toBe('Bearer sk_test');
+    expect(received.body.variables).toEqual({
+      idempotencyKey: 'tally-import:v1:abc:1-100',
+      hits: [{ site: 'example.com', page: '/a', at: '2026-01-01T00:00:00.000Z', count: 3 }],
+    });
+  });
+
+  it.each([
+    [503, error('SERVICE_UNAVAILABLE'), 'retry'],
+    [200, error('IDEMPOTENCY_KEY_IN_PROGRESS'), 'retry'],
+    [502, '<html>bad gateway</html>', 'retry'],
+    [429, {}, 'retry'],
+    [200, error('IDEMPOTENCY_KEY_REUSED'), 'batch'],
+    [200, error('BAD_USER_INPUT', 'hits[0].at must be no later than …'), 'batch'],
+    [200, error('BAD_USER_INPUT', 'hits must hold at most 100 hits, got 5000', { reason: 'BATCH_TOO_LARGE' }), 'abort'],
+    [401, error('UNAUTHENTICATED'), 'abort'],
+    [403, error('FORBIDDEN', 'this key may not ingest for example.com'), 'abort'],
+    [404, '<html>not found</html>', 'abort'],
+    [
+      400,
+      error('GRAPHQL_VALIDATION_FAILED', 'Unknown argument "idempotencyKey" on field "Mutation.recordHits".'),
+      'abort',
+    ],
+  ])('answers %d %j → %s', async (status, body, kind) => {
+    answer = { status, body };
+    const failure = await new GraphqlTarget(url, undefined).send(batch).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ImportTargetError);
+    expect((failure as ImportTargetError).kind).toBe(kind);
+    expect((failure as ImportTargetError).message).not.toContain('secret');
+  });
+
+  it('says plainly when the server predates idempotency keys', async () => {
+    answer = {
+      status: 400,
+      body: error('GRAPHQL_VALIDATION_FAILED', 'Unknown argument "idempotencyKey" on field "Mutation.recordHits".'),
+    };
+    await expect(new GraphqlTarget(url, undefined).send(batch)).rejects.toThrow(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql does not accept idempotency keys (recordHits(idempotencyKey:)), so an import could not be resumed exactly; upgrade that tally server`,
+    );
+  });
+
+  it('retries when nothing listens', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const failure = await new GraphqlTarget(`http://127.0.0.1:${port}/graphql`, undefined)
+      .send(batch)
+      .catch((e: unknown) => e);
+    expect(failure).toEqual(
+      new ImportTargetError('retry', `cannot reach http://127.0.0.1:${port}/graphql: ECONNREFUSED`),
+    );
+  });
+});
