@@ -1,6 +1,7 @@
 /**
- * Group commit for counter writes: hits arriving within `intervalMs` are summed per document and written
- * together; each caller is answered when every flush that holds its hits is acknowledged. At most `concurrency`
+ * Group commit for counter writes: hits arriving while a flush is in flight (or within `intervalMs` of each
+ * other under load) are summed per document and written together; a hit arriving when nothing is being written goes
+ * out at once. Each caller is answered when every flush that holds its hits is acknowledged. At most `concurrency`
  * flushes are in flight; hits arriving meanwhile wait and go out in the next one.
  *
  * A flush touches at most about `maxPendingDocuments` documents: a huge submission is sealed into several
@@ -125,8 +126,12 @@ export class GroupCommitter {
     return done;
   }
 
+  /**
+   * Adaptive: when nothing is being written, a hit goes out at once (a lone client pays one write, not the interval
+   * and then the write); while flushes are in flight, hits gather for the interval or until one of them completes.
+   */
   private schedule(urgent: boolean): void {
-    if (urgent || this.options.intervalMs === 0 || this.sealed.length > 0) {
+    if (urgent || this.options.intervalMs === 0 || this.sealed.length > 0 || this.inFlight === 0) {
       this.startFlush();
     } else {
       this.timer ??= setTimeout(() => this.startFlush(), this.options.intervalMs);

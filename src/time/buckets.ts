@@ -73,10 +73,23 @@ export function bucketStarts(granularity: Granularity, from: number, to: number)
   return starts;
 }
 
-/** `YYYYMMDD` of the UTC day containing `ms`. */
+/**
+ * `YYYYMMDD` of the UTC day containing `ms`. Ingest builds one per hit and collection, so each day's string is
+ * formatted once and remembered (a bounded cache: the result depends on `ms` alone).
+ */
 export function dayKey(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
+  const day = Math.floor(ms / DAY_MS);
+  let key = DAY_KEYS.get(day);
+  if (key === undefined) {
+    key = new Date(day * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '');
+    if (DAY_KEYS.size >= DAY_KEY_CACHE) DAY_KEYS.clear();
+    DAY_KEYS.set(day, key);
+  }
+  return key;
 }
+
+const DAY_KEY_CACHE = 4_096;
+const DAY_KEYS = new Map<number, string>();
 
 /** `YYYYMM` of the UTC month containing `ms`. */
 export function monthKey(ms: number): string {
@@ -85,9 +98,11 @@ export function monthKey(ms: number): string {
 
 /** `YYYYMMDDHHmm` of the UTC minute containing `ms`. */
 export function minuteKey(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}`;
+  const inDay = mod(ms, DAY_MS);
+  return `${dayKey(ms)}${TWO_DIGITS[Math.floor(inDay / HOUR_MS)]}${TWO_DIGITS[Math.floor((inDay % HOUR_MS) / MINUTE_MS)]}`;
 }
+
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 
 function mod(a: number, b: number): number {
   return ((a % b) + b) % b;

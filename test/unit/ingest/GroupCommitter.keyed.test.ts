@@ -39,12 +39,18 @@ describe('GroupCommitter with keyed requests', () => {
   it('answers `claimed` to the request whose key was taken, and `written` to the others of the flush', async () => {
     const { flushes, write } = controlledWriter();
     const committer = new GroupCommitter(write, { intervalMs: 5, concurrency: 1, maxPendingDocuments: 1000 });
+    // An idle writer sends a hit at once: keep it busy so the three below share the next flush.
+    const busy = committer.submit([hit('/z')]);
     const taken = committer.submit([hit('/a')], false, claim('taken'));
     const fresh = committer.submit([hit('/a')], false, claim('fresh'));
     const plain = committer.submit([hit('/b')]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(flushes).toHaveLength(1);
-    const flush = flushes[0] as Flush;
+    flushes[0]?.finish();
+    await busy;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flushes).toHaveLength(2);
+    const flush = flushes[1] as Flush;
     flush.finish(new Set(flush.context.keyed.filter((k) => k.claim.id === 'taken')));
     await expect(Promise.all([taken, fresh, plain])).resolves.toEqual(['claimed', 'written', 'written']);
   });

@@ -15,21 +15,43 @@ function controlledWriter() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('GroupCommitter', () => {
-  it('writes hits submitted within the interval as one batch, one update per document', async () => {
+  it('writes a hit at once when nothing is being written, and gathers the hits that arrive meanwhile', async () => {
     const { flushes, write } = controlledWriter();
-    const committer = new GroupCommitter(write, { intervalMs: 5, concurrency: 1, maxPendingDocuments: 1000 });
-    const done = Promise.all([
+    const committer = new GroupCommitter(write, { intervalMs: 1_000, concurrency: 1, maxPendingDocuments: 1000 });
+    const first = committer.submit([hit('/a')]);
+    await tick();
+    // Idle: no waiting for the 1 s interval.
+    expect(flushes).toHaveLength(1);
+    const gathered = Promise.all([
       committer.submit([hit('/a')]),
       committer.submit([hit('/a')]),
       committer.submit([hit('/b')]),
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await tick();
     expect(flushes).toHaveLength(1);
-    expect(flushes[0]?.batch.hits).toBe(3);
-    // /a and /b: one daily and one monthly document each.
-    expect(flushes[0]?.batch.documents).toBe(4);
     flushes[0]?.finish();
-    await done;
+    await first;
+    await tick();
+    expect(flushes).toHaveLength(2);
+    expect(flushes[1]?.batch.hits).toBe(3);
+    // /a and /b: one daily and one monthly document each.
+    expect(flushes[1]?.batch.documents).toBe(4);
+    flushes[1]?.finish();
+    await gathered;
+  });
+
+  it('under load, gathers hits for the interval before the next flush', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 5, concurrency: 2, maxPendingDocuments: 1000 });
+    const first = committer.submit([hit('/a')]);
+    const later = Promise.all([committer.submit([hit('/b')]), committer.submit([hit('/c')])]);
+    await tick();
+    expect(flushes).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flushes).toHaveLength(2);
+    expect(flushes[1]?.batch.hits).toBe(2);
+    flushes.forEach((flush) => flush.finish());
+    await Promise.all([first, later]);
   });
 
   it('answers callers only after their flush is acknowledged', async () => {
