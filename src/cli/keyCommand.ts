@@ -68,7 +68,9 @@ export async function runKeyCommand(
     // The same validation the server runs at start-up: what this prints, the server accepts.
     parseKeys(JSON.stringify({ [listName]: [entry] }), 'tally key');
   } catch (error) {
-    err.write(`tally key: ${(error as Error).message}\n${USAGE}`);
+    // "tally key keys[0].scopes must be …" names the option that set the field: "--scopes must be …".
+    const message = (error as Error).message.replace(/^tally key (keys|siteKeys)\[0\]\.(\w+)/, '--$2');
+    err.write(`tally key: ${message}\n${USAGE}`);
     return 2;
   }
   out.write(

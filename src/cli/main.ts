@@ -5,6 +5,7 @@
  * to COMMANDS to wire it in.
  */
 import { runImportCommand } from './importCommand';
+import { runKeyCommand } from './keyCommand';
 import { readVersion } from '../readVersion';
 
 interface Command {
@@ -23,6 +24,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
         env: process.env,
         signal,
       }),
+  },
+  key: {
+    summary: 'make an API key (prints the secret once and its keys-file entry)',
+    run: (args) => runKeyCommand(args),
   },
 };
 

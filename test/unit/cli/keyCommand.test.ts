@@ -44,6 +44,6 @@ describe('tally key', () => {
   it('refuses an unknown scope with exit code 2', async () => {
     const { code, err } = await run(['--name', 'x', '--scopes', 'write']);
     expect(code).toBe(2);
-    expect(err).toContain('scopes must be each one of ingest, read, admin, got "write"');
+    expect(err).toContain('tally key: --scopes must be each one of ingest, read, admin, got "write"\n');
   });
 });
