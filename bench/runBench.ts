@@ -178,7 +178,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     fs.writeFileSync(path.join(resultsDir, name), svg);
   }
   const reportPath = path.join(options.docsDir, 'benchmarks.md');
-  const report = renderReport(results);
+  const report = renderReport(results) + separateMeasurements(options.docsDir);
   fs.writeFileSync(reportPath, report);
   fs.writeFileSync(path.join(resultsDir, 'benchmarks.md'), report);
   return { results, resultsDir, reportPath, chartPaths };
@@ -205,4 +205,19 @@ function commandOf(options: BenchOptions): string {
   else if (options.compareFerretdb) args.push('--compare-ferretdb-binary', relative(options.compareFerretdb.binary));
   for (const name of options.only ?? []) args.push('--only', name);
   return args.length === 0 ? 'npm run bench' : `npm run bench -- ${args.join(' ')}`;
+}
+
+/**
+ * Figures measured by their own commands (top pages, site-totals write cost) live in docs/benchmarks/*.md and are
+ * appended verbatim, so regenerating the report never drops them.
+ */
+function separateMeasurements(docsDir: string): string {
+  const dir = path.join(docsDir, 'benchmarks');
+  if (!fs.existsSync(dir)) return '';
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `\n${fs.readFileSync(path.join(dir, name), 'utf8').trim()}\n`)
+    .join('');
 }
