@@ -14,11 +14,8 @@ import type { Context } from './graphql/Context';
 import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
 import { ServiceUnavailableError } from './errors/ServiceUnavailableError';
-import { GroupCommitter } from './ingest/GroupCommitter';
-import { createFlushWriter } from './ingest/createFlushWriter';
-import { KeyedRequests } from './ingest/KeyedRequests';
 import { RequestLedger } from './store/requestLedger';
-import { HitIngest } from './ingest/HitIngest';
+import { createHitIngestCore } from './ingest/createHitIngestCore';
 import { ImpressionIngest } from './ingest/ImpressionIngest';
 import { SerialQueue } from './ingest/SerialQueue';
 import { HOURLY_SCHEDULE, PreallocationPlanner } from './ingest/PreallocationPlanner';
@@ -37,7 +34,6 @@ import { TopPagesQuery } from './query/TopPagesQuery';
 import { SitePageScan } from './store/SitePageScan';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
-import { CounterBatch } from './store/CounterBatch';
 import { CounterStore } from './store/CounterStore';
 import { startSecondsSweeper } from './store/secondsRetention';
 import { isUnavailable } from './store/translateDriverError';
@@ -281,29 +277,6 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
           what: 'idempotency keys',
         })
       : undefined;
-  const newBatch = (): CounterBatch =>
-    new CounterBatch({
-      siteTotals: config.dashboards.siteTotals,
-      seconds: config.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
-    });
-  const committer = new GroupCommitter(
-    createFlushWriter({ counters, ledger, clock, leaseMs: config.idempotency.leaseMs }),
-    {
-      intervalMs: config.ingest.flushIntervalMs,
-      concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-      maxPendingDocuments: config.ingest.maxFlushDocuments,
-      newBatch,
-    },
-  );
-  const keyed = new KeyedRequests({
-    committer,
-    ledger,
-    counters,
-    newBatch,
-    clock,
-    leaseMs: config.idempotency.leaseMs,
-    waitMs: config.idempotency.waitMs,
-  });
   const planner = config.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
   const ticker = planner
     ? startPreallocationTicker({
@@ -327,12 +300,20 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
         logger,
       })
     : undefined;
+  const { committer, ingest } = createHitIngestCore({
+    config,
+    counters,
+    ledger,
+    clock,
+    singleWriter: database.engine.requiresSingleWriter,
+    planners: { planner, secondsPlanner },
+  });
   const live = new LiveSeriesHub(counters, { clock, logger, intervalMs: LIVE_POLL_INTERVAL_MS });
   const services: Services = {
     version: readVersion(),
     engine: database.engine,
     databaseName: config.mongodbDb,
-    ingest: new HitIngest({ committer, keyed, planner, secondsPlanner, clock, limits: config.ingest }),
+    ingest,
     counters,
     seriesReader: counters,
     seriesLimits: seriesLimits(config),

@@ -1,18 +1,16 @@
 /**
  * Writes batches straight into the database through the same ingest core a server uses (HitIngest →
- * GroupCommitter → CounterStore, wired as src/app.ts wires them), with each batch's idempotency key.
+ * GroupCommitter → CounterStore, wired by createHitIngestCore as for the server), with each batch's idempotency key.
  * For imports where no server runs; the GraphQL target is the default.
  */
 import type { Config } from '../config/loadConfig';
 import { AppError } from '../errors/AppError';
-import { createFlushWriter } from '../ingest/createFlushWriter';
-import { GroupCommitter } from '../ingest/GroupCommitter';
-import { HitIngest } from '../ingest/HitIngest';
-import { KeyedRequests } from '../ingest/KeyedRequests';
+import { createHitIngestCore } from '../ingest/createHitIngestCore';
+import type { GroupCommitter } from '../ingest/GroupCommitter';
+import type { HitIngest } from '../ingest/HitIngest';
 import type { Logger } from '../logging/createLogger';
 import { connectDatabase } from '../store/connectDatabase';
 import type { Database } from '../store/connectDatabase';
-import { CounterBatch } from '../store/CounterBatch';
 import { CounterStore } from '../store/CounterStore';
 import { RequestLedger } from '../store/requestLedger';
 import { HOUR_MS } from '../time/buckets';
@@ -75,31 +73,15 @@ export class DirectTarget implements ImportTarget {
           config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
       });
       await ledger.ensureIndexes(database.engine, logger);
-      // Imported hits count in their site's totals exactly as served ones do (SITE_TOTALS_ENABLED).
-      const newBatch = (): CounterBatch =>
-        new CounterBatch({
-          siteTotals: config.dashboards.siteTotals,
-          seconds: config.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
-        });
-      const committer = new GroupCommitter(
-        createFlushWriter({ counters, ledger, clock, leaseMs: config.idempotency.leaseMs }),
-        {
-          intervalMs: 0,
-          concurrency: database.engine.requiresSingleWriter ? 1 : config.ingest.flushConcurrency,
-          maxPendingDocuments: config.ingest.maxFlushDocuments,
-          newBatch,
-        },
-      );
-      const keyed = new KeyedRequests({
-        committer,
-        ledger,
+      // The server's own ingest core: imported hits count in site totals and seconds exactly as served ones do.
+      const { committer, ingest } = createHitIngestCore({
+        config,
         counters,
-        newBatch,
+        ledger,
         clock,
-        leaseMs: config.idempotency.leaseMs,
-        waitMs: config.idempotency.waitMs,
+        singleWriter: database.engine.requiresSingleWriter,
+        intervalMs: 0,
       });
-      const ingest = new HitIngest({ committer, keyed, clock, limits: config.ingest });
       return new DirectTarget(database, committer, ingest, config.mongodbDb);
     } catch (error) {
       await database.close();
