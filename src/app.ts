@@ -6,6 +6,7 @@
  * here too.
  */
 import path from 'node:path';
+import { authorizeRequest } from './auth/authorizeRequest';
 import { KeyRing } from './auth/KeyRing';
 import type { Principal } from './auth/Principal';
 import type { Config } from './config/loadConfig';
@@ -149,7 +150,9 @@ export async function startApp(
         },
         clock,
         logger,
-        authorize: hooks.authorizeExport,
+        // The same keys, scopes and sites as GraphQL: an export is a read of the site's series.
+        authorize:
+          hooks.authorizeExport ?? ((request, site) => authorizeRequest(request, 'read', site).then(() => undefined)),
       },
     });
     const address = await http.app.listen({ host: config.host, port: config.port });

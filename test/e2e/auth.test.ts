@@ -113,6 +113,20 @@ describe('API keys over HTTP', () => {
     expect(body.data).toEqual({ __typename: 'Query' });
   });
 
+  it('serves GET /export only to a key with the read scope', async () => {
+    const url = `${app.url}/export?site=a.example&page=/&from=2026-11-21T00:00:00Z&to=2026-11-21T02:00:00Z&granularity=HOUR`;
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(401);
+    expect(
+      ((await anonymous.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code,
+    ).toBe('UNAUTHENTICATED');
+    const ingestOnly = await fetch(url, { headers: bearer(SECRETS.pipeline) });
+    expect(ingestOnly.status).toBe(403);
+    const reader = await fetch(url, { headers: bearer(SECRETS.dashboard) });
+    expect(reader.status).toBe(200);
+    expect((await reader.text()).split('\r\n')[0]).toContain('start,end,hits,site,page');
+  });
+
   it('serves /metrics only to an admin key', async () => {
     expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
     const forbidden = await fetch(`${app.url}/metrics`, { headers: bearer(SECRETS.dashboard) });
