@@ -79,6 +79,9 @@ const RECORD_HIT = `mutation RecordHit($site: String!, $page: String!, $at: Date
   recordHit(site: $site, page: $page, at: $at) { count }
 }`;
 const RECORD_HITS = `mutation RecordHits($hits: [HitInput!]!) { recordHits(hits: $hits) { accepted } }`;
+const RECORD_HIT_COLUMNS = `mutation RecordHitColumns($columns: HitColumnsInput!) {
+  recordHitColumns(columns: $columns) { accepted }
+}`;
 const PREALLOCATE = `mutation Preallocate($site: String!, $page: String!, $day: DateTime!) {
   preallocate(site: $site, page: $page, day: $day)
 }`;
@@ -113,6 +116,8 @@ interface ServerWorkload {
   readonly concurrency: number;
   /** Start from empty counter collections (the first runs of a server start from empty ones anyway). */
   readonly reset: boolean;
+  /** Send batches as recordHitColumns instead of recordHits. */
+  readonly columnar?: boolean;
 }
 
 export async function runIngest(deps: IngestDeps): Promise<IngestResult> {
@@ -158,6 +163,14 @@ export async function runIngest(deps: IngestDeps): Promise<IngestResult> {
         { key: 'single1', label: 'recordHit, 1 client', batch: 1, concurrency: 1, reset: true },
         { key: 'single100', label: 'recordHit, 100 clients', batch: 1, concurrency: 100, reset: true },
         { key: 'batch1000', label: 'recordHits ×1,000', batch: 1000, concurrency: 1, reset: true },
+        {
+          key: 'columns1000',
+          label: 'recordHitColumns ×1,000',
+          batch: 1000,
+          concurrency: 1,
+          reset: true,
+          columnar: true,
+        },
       );
     }
     // Each server gets a fresh database: starting a second server on one database is not what we measure.
@@ -353,6 +366,11 @@ async function httpRun(
         await client.mustRequest(RECORD_HIT, { site: hit.site, page: hit.page, at: new Date(hit.at).toISOString() });
         return 1;
       }
+      if (run.columnar) {
+        const columns = hitColumns(traffic, i * run.batch, Math.min((i + 1) * run.batch, traffic.total));
+        await client.mustRequest(RECORD_HIT_COLUMNS, { columns });
+        return columns.pageIndex.length;
+      }
       const batch: Array<{ site: string; page: string; at: string }> = [];
       for (let h = i * run.batch; h < Math.min((i + 1) * run.batch, traffic.total); h++) {
         const hit: BenchHit = traffic.hit(h);
@@ -388,6 +406,29 @@ async function httpRun(
     serverCpuUsPerHit: (delta.cpuSeconds * 1e6) / load.hits,
     clientCpuUsPerHit: (clientCpu * 1000) / load.hits,
   };
+}
+
+/** Hits `from` to `to` (exclusive) of the traffic as recordHitColumns' columns. */
+function hitColumns(
+  traffic: OrderedTraffic,
+  from: number,
+  to: number,
+): { sites: string[]; pages: string[]; siteIndex: number[]; pageIndex: number[]; atMs: number[] } {
+  const sites = new Map<string, number>();
+  const pages = new Map<string, number>();
+  const columns = { siteIndex: [] as number[], pageIndex: [] as number[], atMs: [] as number[] };
+  const indexOf = (dictionary: Map<string, number>, value: string): number => {
+    let index = dictionary.get(value);
+    if (index === undefined) dictionary.set(value, (index = dictionary.size));
+    return index;
+  };
+  for (let h = from; h < to; h++) {
+    const hit: BenchHit = traffic.hit(h);
+    columns.siteIndex.push(indexOf(sites, hit.site));
+    columns.pageIndex.push(indexOf(pages, hit.page));
+    columns.atMs.push(hit.at);
+  }
+  return { sites: [...sites.keys()], pages: [...pages.keys()], ...columns };
 }
 
 /** What yesterday's preallocation would have left: zero-filled documents for every page and day of the traffic. */

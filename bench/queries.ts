@@ -168,6 +168,7 @@ function storeOver(db: Db, engine: EngineInfo): CounterStore {
     client: db.client,
     db,
     engine,
+    writerDb: () => db,
     ping: () => Promise.resolve(true),
     close: () => Promise.resolve(),
   };

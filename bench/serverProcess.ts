@@ -21,6 +21,8 @@ export interface ServerSettings {
   readonly uri: string;
   readonly dbName: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** Options for the child's node, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+  readonly nodeArgs?: readonly string[];
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -44,7 +46,7 @@ export async function startServer(kind: 'child' | 'in-process', settings: Server
     return { url, kind, stop: () => app.close() };
   }
   const entry = path.join(projectRoot(), 'dist', 'src', 'main.js');
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...(settings.nodeArgs ?? []), entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

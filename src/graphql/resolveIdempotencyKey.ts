@@ -7,7 +7,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { describe } from '../errors/describe';
 
-const KEYED_FIELDS = new Set(['recordHit', 'recordHits']);
+const KEYED_FIELDS = new Set(['recordHit', 'recordHits', 'recordHitColumns']);
 
 export function resolveIdempotencyKey(
   argument: string | null | undefined,
@@ -29,7 +29,7 @@ export function resolveIdempotencyKey(
   ).length;
   if (keyed > 1) {
     throw new BadUserInputError(
-      `the Idempotency-Key header applies to a request with one recordHit or recordHits field, got ${keyed}; pass an idempotencyKey argument to each instead`,
+      `the Idempotency-Key header applies to a request with one recordHit, recordHits or recordHitColumns field, got ${keyed}; pass an idempotencyKey argument to each instead`,
       'idempotencyKey',
     );
   }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { describe } from '../errors/describe';
 import type { HitInputFields } from './Hit';
+import type { HitColumns } from './HitColumns';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -41,5 +42,15 @@ export function fingerprint(kind: 'recordHit' | 'recordHits', inputs: readonly H
   const canonical = inputs.map((h) => [h.site, h.page, h.at == null ? null : h.at.getTime(), h.count ?? 1]);
   return createHash('sha256')
     .update(JSON.stringify([kind, canonical]))
+    .digest('base64url');
+}
+
+/** A columnar batch's fingerprint: the columns as sent (a retry must send the same columns). */
+export function columnsFingerprint(columns: HitColumns): string {
+  const { sites, pages, siteIndex, pageIndex, atMs, count } = columns;
+  return createHash('sha256')
+    .update(
+      JSON.stringify(['recordHitColumns', sites, pages, siteIndex ?? null, pageIndex, atMs ?? null, count ?? null]),
+    )
     .digest('base64url');
 }

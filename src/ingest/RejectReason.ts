@@ -13,6 +13,12 @@ export enum RejectReason {
   COUNT_NOT_POSITIVE_INTEGER = 'COUNT_NOT_POSITIVE_INTEGER',
   COUNT_TOO_LARGE = 'COUNT_TOO_LARGE',
   BATCH_TOO_LARGE = 'BATCH_TOO_LARGE',
+  /** Columnar batches: a per-hit column whose length differs from pageIndex, or a dictionary left empty. */
+  COLUMNS_MISMATCH = 'COLUMNS_MISMATCH',
+  /** Columnar batches: an index outside its dictionary. */
+  INDEX_OUT_OF_RANGE = 'INDEX_OUT_OF_RANGE',
+  /** Columnar batches: an atMs that is not a whole number of milliseconds. */
+  AT_NOT_INTEGER = 'AT_NOT_INTEGER',
   /** Impressions: a userId or itemId that is empty, too long, or holds control characters. */
   ID_EMPTY = 'ID_EMPTY',
   ID_TOO_LONG = 'ID_TOO_LONG',

@@ -14,108 +14,107 @@ export const MAX_PAGE_LENGTH = 2048;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const WHITESPACE = /\s/u;
 
-export function parseSite(site: string, field = 'site'): string {
-  if (site.length === 0) throw new HitRejectedError(RejectReason.SITE_EMPTY, `${field} must not be empty`, field);
+/** A field name, or a function building it: batches build the names of refused values only. */
+export type FieldName = string | (() => string);
+
+function rejection(reason: RejectReason, field: FieldName, rest: string): HitRejectedError {
+  const name = typeof field === 'string' ? field : field();
+  return new HitRejectedError(reason, `${name} ${rest}`, name);
+}
+
+export function parseSite(site: string, field: FieldName = 'site'): string {
+  if (site.length === 0) throw rejection(RejectReason.SITE_EMPTY, field, 'must not be empty');
   if (site.length > MAX_SITE_LENGTH) {
-    throw new HitRejectedError(
+    throw rejection(
       RejectReason.SITE_TOO_LONG,
-      `${field} must be at most ${MAX_SITE_LENGTH} characters, got ${site.length}`,
       field,
+      `must be at most ${MAX_SITE_LENGTH} characters, got ${site.length}`,
     );
   }
   if (site.includes('/')) {
-    throw new HitRejectedError(
-      RejectReason.SITE_HAS_SLASH,
-      `${field} must not contain "/", got ${describe(site)}`,
-      field,
-    );
+    throw rejection(RejectReason.SITE_HAS_SLASH, field, `must not contain "/", got ${describe(site)}`);
   }
   if (CONTROL.test(site) || WHITESPACE.test(site)) {
-    throw new HitRejectedError(
+    throw rejection(
       RejectReason.SITE_HAS_WHITESPACE_OR_CONTROL,
-      `${field} must not contain whitespace or control characters, got ${describe(site)}`,
       field,
+      `must not contain whitespace or control characters, got ${describe(site)}`,
     );
   }
   if (!site.isWellFormed()) {
-    throw new HitRejectedError(
-      RejectReason.MALFORMED_UNICODE,
-      `${field} must be well-formed Unicode, got ${describe(site)}`,
-      field,
-    );
+    throw rejection(RejectReason.MALFORMED_UNICODE, field, `must be well-formed Unicode, got ${describe(site)}`);
   }
   return site;
 }
 
-export function parsePage(page: string, field = 'page'): string {
+export function parsePage(page: string, field: FieldName = 'page'): string {
   if (!page.startsWith('/')) {
-    throw new HitRejectedError(
-      RejectReason.PAGE_NOT_ABSOLUTE,
-      `${field} must start with "/", got ${describe(page)}`,
-      field,
-    );
+    throw rejection(RejectReason.PAGE_NOT_ABSOLUTE, field, `must start with "/", got ${describe(page)}`);
   }
   if (page.length > MAX_PAGE_LENGTH) {
-    throw new HitRejectedError(
+    throw rejection(
       RejectReason.PAGE_TOO_LONG,
-      `${field} must be at most ${MAX_PAGE_LENGTH} characters, got ${page.length}`,
       field,
+      `must be at most ${MAX_PAGE_LENGTH} characters, got ${page.length}`,
     );
   }
   if (CONTROL.test(page)) {
-    throw new HitRejectedError(
-      RejectReason.PAGE_HAS_CONTROL,
-      `${field} must not contain control characters, got ${describe(page)}`,
-      field,
-    );
+    throw rejection(RejectReason.PAGE_HAS_CONTROL, field, `must not contain control characters, got ${describe(page)}`);
   }
   // A lone surrogate would be stored as U+FFFD, silently merging two different pages.
   if (!page.isWellFormed()) {
-    throw new HitRejectedError(
-      RejectReason.MALFORMED_UNICODE,
-      `${field} must be well-formed Unicode, got ${describe(page)}`,
-      field,
-    );
+    throw rejection(RejectReason.MALFORMED_UNICODE, field, `must be well-formed Unicode, got ${describe(page)}`);
   }
   return page;
 }
 
 export function parseHit(input: HitInputFields, options: { now: number; limits: HitLimits; path?: string }): Hit {
-  const prefix = options.path === undefined ? '' : `${options.path}.`;
-  const site = parseSite(input.site, `${prefix}site`);
-  const page = parsePage(input.page, `${prefix}page`);
-  const at = input.at == null ? options.now : input.at.getTime();
-  if (at < 0) {
-    throw new HitRejectedError(
-      RejectReason.AT_BEFORE_EPOCH,
-      `${prefix}at must be on or after 1970-01-01T00:00:00.000Z, got ${new Date(at).toISOString()}`,
-      `${prefix}at`,
-    );
-  }
-  const latest = options.now + options.limits.maxClockSkewMs;
-  if (at > latest) {
-    throw new HitRejectedError(
-      RejectReason.AT_IN_FUTURE,
-      `${prefix}at must be no later than ${new Date(latest).toISOString()} (server clock plus ${options.limits.maxClockSkewMs} ms), got ${new Date(at).toISOString()}`,
-      `${prefix}at`,
-    );
-  }
+  const path = options.path;
+  return parseHitFields(input, options.now, options.limits, path === undefined ? (n) => n : (n) => `${path}.${n}`);
+}
+
+/** `field` names a refused value; it is called only then, so a batch builds no names for good hits. */
+function parseHitFields(input: HitInputFields, now: number, limits: HitLimits, field: (name: string) => string): Hit {
+  const site = parseSite(input.site, () => field('site'));
+  const page = parsePage(input.page, () => field('page'));
+  const at = input.at == null ? now : input.at.getTime();
+  checkAt(at, now, limits, () => field('at'));
   const count = input.count ?? 1;
-  if (!Number.isSafeInteger(count) || count < 1) {
-    throw new HitRejectedError(
-      RejectReason.COUNT_NOT_POSITIVE_INTEGER,
-      `${prefix}count must be a positive integer, got ${count}`,
-      `${prefix}count`,
-    );
-  }
-  if (count > options.limits.maxCount) {
-    throw new HitRejectedError(
-      RejectReason.COUNT_TOO_LARGE,
-      `${prefix}count must be at most ${options.limits.maxCount}, got ${count}`,
-      `${prefix}count`,
-    );
-  }
+  checkCount(count, limits, () => field('count'));
   return { site, page, at, count };
+}
+
+export function checkAt(at: number, now: number, limits: HitLimits, field: FieldName): void {
+  if (at < 0) {
+    throw rejection(
+      RejectReason.AT_BEFORE_EPOCH,
+      field,
+      `must be on or after 1970-01-01T00:00:00.000Z, got ${describeInstant(at)}`,
+    );
+  }
+  const latest = now + limits.maxClockSkewMs;
+  if (at > latest) {
+    throw rejection(
+      RejectReason.AT_IN_FUTURE,
+      field,
+      `must be no later than ${new Date(latest).toISOString()} (server clock plus ${limits.maxClockSkewMs} ms), got ${describeInstant(at)}`,
+    );
+  }
+}
+
+export function checkCount(count: number, limits: HitLimits, field: FieldName): void {
+  if (!Number.isSafeInteger(count) || count < 1) {
+    throw rejection(RejectReason.COUNT_NOT_POSITIVE_INTEGER, field, `must be a positive integer, got ${count}`);
+  }
+  if (count > limits.maxCount) {
+    throw rejection(RejectReason.COUNT_TOO_LARGE, field, `must be at most ${limits.maxCount}, got ${count}`);
+  }
+}
+
+/** An instant as ISO-8601 when Date can print it (a columnar atMs may lie beyond year 275760). */
+function describeInstant(at: number): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? `${at} ms since the epoch` : date.toISOString();
 }
 
 /** Validates a whole batch before anything is written: one bad hit rejects the batch. */
@@ -127,5 +126,9 @@ export function parseHitBatch(inputs: readonly HitInputFields[], options: { now:
       'hits',
     );
   }
-  return inputs.map((input, index) => parseHit(input, { ...options, path: `hits[${index}]` }));
+  const hits = new Array<Hit>(inputs.length);
+  for (let i = 0; i < inputs.length; i++) {
+    hits[i] = parseHitFields(inputs[i] as HitInputFields, options.now, options.limits, (n) => `hits[${i}].${n}`);
+  }
+  return hits;
 }

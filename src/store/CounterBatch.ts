@@ -1,5 +1,6 @@
 /** Increments for every counter collection, coalesced per document, ready to be written as one flush. */
 import type { Hit } from '../ingest/Hit';
+import { hitParts } from '../time/hitParts';
 import { addHitToDaily } from './dailyStats';
 import { addHitToMonthly } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
@@ -38,14 +39,17 @@ export class CounterBatch {
   }
 
   add(hit: Hit): void {
-    addHitToDaily(this.daily, hit);
-    addHitToMonthly(this.monthly, hit);
+    const { site, page, count } = hit;
+    const parts = hitParts(hit.at);
+    addHitToDaily(this.daily, site, page, count, parts);
+    addHitToMonthly(this.monthly, site, page, count, parts);
     if (this.siteTotals) {
-      const total = { ...hit, page: SITE_TOTAL_PAGE };
-      addHitToDaily(this.daily, total);
-      addHitToMonthly(this.monthly, total);
+      addHitToDaily(this.daily, site, SITE_TOTAL_PAGE, count, parts);
+      addHitToMonthly(this.monthly, site, SITE_TOTAL_PAGE, count, parts);
     }
-    if (this.secondsFrom !== undefined && hit.at >= this.secondsFrom) addHitToSeconds(this.seconds, hit);
+    if (this.secondsFrom !== undefined && hit.at >= this.secondsFrom) {
+      addHitToSeconds(this.seconds, site, page, count, parts);
+    }
     this.hits += 1;
   }
 

@@ -7,6 +7,7 @@ import type { Targeting } from './counterUpsert';
 import type { CounterBatch } from './CounterBatch';
 import type { Database } from './connectDatabase';
 import {
+  DAILY_COLLECTION,
   dailyCollection,
   dailyDocumentIds,
   dailyIndexes,
@@ -20,6 +21,7 @@ import type { DailyFields, DailyStatsDocument } from './dailyStats';
 import { startOfMonth } from '../time/buckets';
 import {
   findMonthly,
+  MONTHLY_COLLECTION,
   MONTHLY_PROJECTION,
   monthlyCollection,
   monthlyDocumentId,
@@ -32,6 +34,7 @@ import {
   deleteSecondsBefore,
   findSeconds,
   preallocatedSecondsHour,
+  SECONDS_COLLECTION,
   SECONDS_PROJECTION,
   secondIndexes,
   secondsCollection,
@@ -70,12 +73,20 @@ export interface CounterStoreOptions {
   readonly targeting?: Targeting | undefined;
 }
 
+interface Collections {
+  readonly daily: Collection<DailyStatsDocument>;
+  readonly monthly: Collection<MonthlyStatsDocument>;
+  readonly seconds: Collection<SecondStatsDocument>;
+}
+
 const DEFAULT_SECONDS_RETENTION_MS = 48 * 3_600_000;
 
 export class CounterStore {
   private readonly daily: Collection<DailyStatsDocument>;
   private readonly monthly: Collection<MonthlyStatsDocument>;
   private readonly seconds: Collection<SecondStatsDocument>;
+  /** The same collections through Database.writerDb: every write goes through these, every read through the above. */
+  private readonly writers: Collections;
   private readonly bulk: BulkUpsertOptions;
   private readonly engine: Database['engine'];
   readonly secondsRetentionMs: number;
@@ -86,6 +97,11 @@ export class CounterStore {
     this.daily = dailyCollection(database.db);
     this.monthly = monthlyCollection(database.db);
     this.seconds = secondsCollection(database.db);
+    this.writers = {
+      daily: dailyCollection(database.writerDb(DAILY_COLLECTION)),
+      monthly: monthlyCollection(database.writerDb(MONTHLY_COLLECTION)),
+      seconds: secondsCollection(database.writerDb(SECONDS_COLLECTION)),
+    };
     this.engine = database.engine;
     this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
     this.logger = options.logger;
@@ -116,7 +132,7 @@ export class CounterStore {
    */
   async write(batch: CounterBatch, mark?: FlushMark): Promise<void> {
     const options = { ...this.bulk, mark };
-    const writes = this.collections(batch).map(([collection, pending]) =>
+    const writes = this.collections(batch, this.writers).map(([collection, pending]) =>
       pending.size > 0 ? bulkUpsert(collection, pending.toOperations(this.targeting, mark), options) : undefined,
     );
     const results = await Promise.allSettled(writes);
@@ -127,7 +143,7 @@ export class CounterStore {
   /** Whether every document of `batch` absorbed one of the mark's attempts (reads each collection once). */
   async absorbed(batch: CounterBatch, mark: FlushMark): Promise<boolean> {
     try {
-      for (const [collection, pending] of this.collections(batch)) {
+      for (const [collection, pending] of this.collections(batch, this.readers())) {
         const ids = pending.keys().map((key) => key.id);
         if (ids.length === 0) continue;
         const found =
@@ -143,19 +159,23 @@ export class CounterStore {
     }
   }
 
-  private collections(batch: CounterBatch): Array<[Collection<Document>, PendingUpdates]> {
+  private collections(batch: CounterBatch, through: Collections): Array<[Collection<Document>, PendingUpdates]> {
     return [
-      [this.daily as unknown as Collection<Document>, batch.daily],
-      [this.monthly as unknown as Collection<Document>, batch.monthly],
-      [this.seconds as unknown as Collection<Document>, batch.seconds],
+      [through.daily as unknown as Collection<Document>, batch.daily],
+      [through.monthly as unknown as Collection<Document>, batch.monthly],
+      [through.seconds as unknown as Collection<Document>, batch.seconds],
     ];
+  }
+
+  private readers(): Collections {
+    return { daily: this.daily, monthly: this.monthly, seconds: this.seconds };
   }
 
   /** Creates the zero-filled minute documents of each page's hour; existing documents are left exactly as they are. */
   async preallocateSeconds(pageHours: readonly PageHour[]): Promise<void> {
     if (pageHours.length === 0) return;
     await bulkUpsert(
-      this.seconds as unknown as Collection<Document>,
+      this.writers.seconds as unknown as Collection<Document>,
       pageHours.flatMap((p) => preallocatedSecondsHour(p.site, p.page, p.hour, this.targeting)),
       this.bulk,
     );
@@ -164,7 +184,7 @@ export class CounterStore {
   /** The retention sweep: deletes second-level documents wholly outside the window at `now`. */
   async sweepSeconds(now: number): Promise<number> {
     try {
-      return await deleteSecondsBefore(this.seconds, secondsExpiryCutoff(now, this.secondsRetentionMs));
+      return await deleteSecondsBefore(this.writers.seconds, secondsExpiryCutoff(now, this.secondsRetentionMs));
     } catch (error) {
       throw translateDriverError(error);
     }
@@ -183,11 +203,11 @@ export class CounterStore {
     }
     await Promise.all([
       bulkUpsert(
-        this.daily as unknown as Collection<Document>,
+        this.writers.daily as unknown as Collection<Document>,
         pageDays.map((p) => preallocatedDaily(p.site, p.page, p.day, this.targeting)),
         this.bulk,
       ),
-      bulkUpsert(this.monthly as unknown as Collection<Document>, [...monthly.values()], this.bulk),
+      bulkUpsert(this.writers.monthly as unknown as Collection<Document>, [...monthly.values()], this.bulk),
     ]);
   }
 

@@ -1,6 +1,6 @@
 /**
  * Opens the MongoDB client: waits for the server (with backoff) and detects the engine first (FerretDB gets one
- * connection), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang, reports
+ * connection, plus one per collection written through `writerDb`), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang, reports
  * every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a separate
  * connection, so a busy or frozen main connection never makes /readyz itself hang.
  */
@@ -14,6 +14,13 @@ export interface Database {
   readonly client: MongoClient;
   readonly db: Db;
   readonly engine: EngineInfo;
+  /**
+   * The Db to write `collection` through. Where the engine needs one writer per document (FerretDB 1.x updates
+   * read, modify and write a document without a lock), each collection written this way gets its own
+   * single-connection client: writes to one collection stay one at a time, while a flush's collections are
+   * written concurrently. Elsewhere it is `db`.
+   */
+  writerDb(collection: string): Db;
   /** True when the server answers a ping within the readiness timeout; never throws, never waits longer. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -61,14 +68,35 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     throw error;
   }
   options.logger.info(
-    { engine: engine.name, version: engine.version, singleConnection: engine.requiresSingleWriter },
+    { engine: engine.name, version: engine.version, writerPerCollection: engine.requiresSingleWriter },
     `connected to ${engine.name} ${engine.version}`,
   );
   const db = client.db(options.dbName);
+  const writers = new Map<string, MongoClient>();
+  const writerDb = (collection: string): Db => {
+    if (!engine.requiresSingleWriter) return db;
+    let writer = writers.get(collection);
+    if (!writer) {
+      // The driver connects on its first operation; its errors surface there, as the main client's would.
+      writer = new MongoClient(options.uri, {
+        appName: `${options.appName ?? 'tally'}-writer`,
+        monitorCommands: options.onCommand !== undefined,
+        ...timeouts(timeoutMs),
+        maxPoolSize: 1,
+      });
+      if (options.onCommand) {
+        const onCommand = options.onCommand;
+        writer.on('commandStarted', (event) => onCommand(event.commandName));
+      }
+      writers.set(collection, writer);
+    }
+    return writer.db(options.dbName);
+  };
   return {
     client,
     db,
     engine,
+    writerDb,
     async ping() {
       try {
         await health.db('admin').command({ ping: 1 });
@@ -78,7 +106,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
       }
     },
     async close() {
-      await Promise.all([client.close(), health.close()]);
+      await Promise.all([client.close(), health.close(), ...[...writers.values()].map((w) => w.close())]);
     },
   };
 }

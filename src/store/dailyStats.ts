@@ -4,9 +4,8 @@
  * Minutes are nested by hour (the seed's intra-document hierarchy) so a minute chart can project one hour.
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
-import type { Hit } from '../ingest/Hit';
 import { DAY_MS, dayKey, startOfDay } from '../time/buckets';
-import { hitParts } from '../time/hitParts';
+import type { HitParts } from '../time/hitParts';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
@@ -46,17 +45,20 @@ export function dailyDocumentIds(range: SeriesDocumentRange): string[] {
   return ids;
 }
 
-export function addHitToDaily(pending: PendingUpdates, hit: Hit): void {
-  const parts = hitParts(hit.at);
-  const key = {
-    id: dailyDocumentId(hit.site, hit.page, parts.day),
-    site: hit.site,
-    page: hit.page,
-    date: new Date(parts.day),
-  };
-  pending.add(key, 'daily', hit.count);
-  pending.add(key, `hourly.${parts.hourOfDay}`, hit.count);
-  pending.add(key, `minute.${parts.hourOfDay}.${parts.minuteOfHour}`, hit.count);
+const HOURLY_PATHS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`);
+const MINUTE_PATHS = Array.from({ length: 24 }, (_, h) => Array.from({ length: 60 }, (_, m) => `minute.${h}.${m}`));
+
+export function addHitToDaily(
+  pending: PendingUpdates,
+  site: string,
+  page: string,
+  count: number,
+  parts: HitParts,
+): void {
+  const document = pending.document(site, page, parts.day, dailyDocumentId);
+  document.add('daily', count);
+  document.add(HOURLY_PATHS[parts.hourOfDay] as string, count);
+  document.add((MINUTE_PATHS[parts.hourOfDay] as string[])[parts.minuteOfHour] as string, count);
 }
 
 /** A zero-filled day: created if missing, never touching a document that exists. */

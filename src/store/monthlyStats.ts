@@ -3,9 +3,8 @@
  * DAY, WEEK and MONTH series read these, so a 90-day chart costs about three documents, not ninety.
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
-import type { Hit } from '../ingest/Hit';
 import { addMonths, daysInMonth, monthKey, startOfMonth } from '../time/buckets';
-import { hitParts } from '../time/hitParts';
+import type { HitParts } from '../time/hitParts';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
@@ -44,15 +43,18 @@ export function monthlyDocumentIds(range: SeriesDocumentRange): string[] {
   return ids;
 }
 
-export function addHitToMonthly(pending: PendingUpdates, hit: Hit): void {
-  const parts = hitParts(hit.at);
-  const key = {
-    id: monthlyDocumentId(hit.site, hit.page, parts.month),
-    site: hit.site,
-    page: hit.page,
-    date: new Date(parts.month),
-  };
-  pending.add(key, `daily.${parts.dayOfMonth}`, hit.count);
+const DAY_OF_MONTH_PATHS = Array.from({ length: 32 }, (_, d) => `daily.${d}`);
+
+export function addHitToMonthly(
+  pending: PendingUpdates,
+  site: string,
+  page: string,
+  count: number,
+  parts: HitParts,
+): void {
+  pending
+    .document(site, page, parts.month, monthlyDocumentId)
+    .add(DAY_OF_MONTH_PATHS[parts.dayOfMonth] as string, count);
 }
 
 /** A zero-filled month with exactly the days it has. */

@@ -4,9 +4,8 @@
  * Recent data only: the collection expires after the retention window (see secondsRetention.ts).
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
-import type { Hit } from '../ingest/Hit';
 import { MINUTE_MS, minuteKey } from '../time/buckets';
-import { hitParts } from '../time/hitParts';
+import type { HitParts } from '../time/hitParts';
 import { rangeClause } from './dailyStats';
 import { documentId } from './documentId';
 import type { PendingUpdates } from './PendingUpdates';
@@ -48,16 +47,18 @@ export function secondsDocumentIds(range: SeriesDocumentRange): string[] {
 
 export const SECONDS_PROJECTION = { _id: 0, metadata: 1, seconds: 1 } as const;
 
-export function addHitToSeconds(pending: PendingUpdates, hit: Hit): void {
-  const parts = hitParts(hit.at);
-  const key = {
-    id: secondsDocumentId(hit.site, hit.page, parts.minute),
-    site: hit.site,
-    page: hit.page,
-    date: new Date(parts.minute),
-  };
-  pending.add(key, 'minute', hit.count);
-  pending.add(key, `seconds.${parts.secondOfMinute}`, hit.count);
+const SECOND_PATHS = Array.from({ length: 60 }, (_, s) => `seconds.${s}`);
+
+export function addHitToSeconds(
+  pending: PendingUpdates,
+  site: string,
+  page: string,
+  count: number,
+  parts: HitParts,
+): void {
+  const document = pending.document(site, page, parts.minute, secondsDocumentId);
+  document.add('minute', count);
+  document.add(SECOND_PATHS[parts.secondOfMinute] as string, count);
 }
 
 /** The 60 zero-filled minute documents of the hour starting at `hourMs`; existing documents are left alone. */

@@ -17,6 +17,8 @@ const OPS = {
   ingest: 'mutation { recordHit(site: "a.example", page: "/", at: "2026-11-21T11:00:00Z") { count } }',
   ingestOtherSite:
     'mutation { recordHits(hits: [{ site: "a.example", page: "/" }, { site: "b.example", page: "/" }]) { accepted } }',
+  ingestColumnsOtherSite:
+    'mutation { recordHitColumns(columns: { sites: ["a.example", "b.example"], pages: ["/"], siteIndex: [0], pageIndex: [0] }) { accepted } }',
   impressions: 'mutation { recordImpressions(impressions: [{ userId: "u", itemId: "i" }]) { accepted } }',
   admin: 'mutation { preallocate(site: "a.example", page: "/", day: "2026-11-22T00:00:00Z") }',
   live: 'subscription { pageStatsLive(site: "a.example", page: "/", granularity: MINUTE, window: 120) { total } }',
@@ -60,6 +62,12 @@ describe('API keys over HTTP', () => {
       'ingest on another site',
       'pipeline',
       OPS.ingestOtherSite,
+      'the API key is not valid for site "b.example" (scope "ingest")',
+    ],
+    [
+      'columnar ingest naming another site',
+      'pipeline',
+      OPS.ingestColumnsOtherSite,
       'the API key is not valid for site "b.example" (scope "ingest")',
     ],
     [

@@ -83,7 +83,7 @@ describe('idempotency keys over HTTP', () => {
       { 'Idempotency-Key': 'k' },
     );
     expect(errors?.[0]?.message).toBe(
-      'the Idempotency-Key header applies to a request with one recordHit or recordHits field, got 2; pass an idempotencyKey argument to each instead',
+      'the Idempotency-Key header applies to a request with one recordHit, recordHits or recordHitColumns field, got 2; pass an idempotencyKey argument to each instead',
     );
     expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });

@@ -42,8 +42,25 @@ export class Faults {
 }
 
 export function faultyDatabase(database: Database, faults: Faults): Database {
+  const writers = new Map<string, Db>();
+  return {
+    ...database,
+    db: faultyDb(database.db, faults),
+    // The store writes through writerDb (its own connection per collection on FerretDB): those writes fail too.
+    writerDb(name: string): Db {
+      let wrapped = writers.get(name);
+      if (!wrapped) {
+        wrapped = faultyDb(database.writerDb(name), faults);
+        writers.set(name, wrapped);
+      }
+      return wrapped;
+    },
+  };
+}
+
+function faultyDb(db: Db, faults: Faults): Db {
   const collections = new Map<string, Collection>();
-  const db = new Proxy(database.db, {
+  return new Proxy(db, {
     get(target, property, receiver) {
       if (property === 'collection') {
         return (name: string) => {
@@ -59,7 +76,6 @@ export function faultyDatabase(database: Database, faults: Faults): Database {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   }) as Db;
-  return { ...database, db };
 }
 
 function faultyCollection(collection: Collection, faults: Faults): Collection {

@@ -57,6 +57,15 @@ export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
       Array.isArray(args.hits) ? [...new Set(args.hits.map((hit: { site?: unknown }) => String(hit?.site)))] : [],
     cost: (args) => ({ hits: length(args.hits) }),
   },
+  recordHitColumns: {
+    scope: 'ingest',
+    // Every site of the dictionary, referenced or not: a key must be allowed all the sites a request names.
+    sites: (args) => {
+      const columns = args.columns as { sites?: unknown } | undefined;
+      return Array.isArray(columns?.sites) ? [...new Set(columns.sites.map(String))] : [];
+    },
+    cost: (args) => ({ hits: length((args.columns as { pageIndex?: unknown } | undefined)?.pageIndex) }),
+  },
   recordImpressions: { scope: 'ingest', sites: allSites, cost: (args) => ({ impressions: length(args.impressions) }) },
   preallocate: { scope: 'admin', sites: oneSite },
 };

@@ -3,6 +3,7 @@ import { Arg, Ctx, Info, Int, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../Context';
 import { resolveIdempotencyKey } from '../resolveIdempotencyKey';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
+import { HitColumnsInput } from '../types/HitColumnsInput';
 import { HitInput } from '../types/HitInput';
 import { RecordedHitType } from '../types/RecordedHitType';
 import { RecordHitsPayload } from '../types/RecordHitsPayload';
@@ -44,5 +45,21 @@ export class HitResolver {
   ): Promise<RecordHitsPayload> {
     const key = resolveIdempotencyKey(idempotencyKey, idempotencyKeyHeader, info);
     return services.ingest.recordHits(hits, { idempotencyKey: key });
+  }
+
+  @Mutation(() => RecordHitsPayload, {
+    description:
+      'recordHits for a columnar batch (HitColumnsInput): the same rules, all or nothing, and result. Meant for ingest pipelines: sites and pages are sent once per batch, so large batches cost a fraction of the bytes and CPU.',
+  })
+  async recordHitColumns(
+    @Ctx() { services, idempotencyKeyHeader }: Context,
+    @Info() info: GraphQLResolveInfo,
+    @Arg('columns', () => HitColumnsInput, { description: 'The hits; at most INGEST_MAX_BATCH of them.' })
+    columns: HitColumnsInput,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
+  ): Promise<RecordHitsPayload> {
+    const key = resolveIdempotencyKey(idempotencyKey, idempotencyKeyHeader, info);
+    return services.ingest.recordHitColumns(columns, { idempotencyKey: key });
   }
 }
