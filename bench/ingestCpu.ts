@@ -116,6 +116,7 @@ async function main(): Promise<void> {
       `  ${name}: ${median(samples[name]).toFixed(1)} µs/hit (${samples[name].map((s) => s.toFixed(1)).join(', ')})`,
     );
   }
+  if (names.length < 2) return;
   console.log(
     `  recordHitColumns ÷ recordHits: ${(median(samples.recordHitColumns) / median(samples.recordHits)).toFixed(2)}`,
   );

@@ -23,6 +23,8 @@ export interface ServerSettings {
   readonly env?: Readonly<Record<string, string>>;
   /** Options for the child's node, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
   readonly nodeArgs?: readonly string[];
+  /** The server's entry point (default: this checkout's dist/src/main.js), e.g. another checkout's build. */
+  readonly entry?: string;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -45,7 +47,7 @@ export async function startServer(kind: 'child' | 'in-process', settings: Server
     const app = await startApp(loadConfig(env), createLogger({ level: 'warn', nodeEnv: 'production' }));
     return { url, kind, stop: () => app.close() };
   }
-  const entry = path.join(projectRoot(), 'dist', 'src', 'main.js');
+  const entry = settings.entry ?? path.join(projectRoot(), 'dist', 'src', 'main.js');
   const child = spawn(process.execPath, [...(settings.nodeArgs ?? []), entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,10 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
     from: new Date(series.from),
     to: new Date(series.to),
     total: series.total,
-    points: toPoints(series, zone),
+    // Built only when the query selects them: a chart asking for `values` pays nothing for points.
+    get points() {
+      return toPoints(series, zone);
+    },
     values: series.points.map((point) => point.hits),
     comparison: compared
       ? {
@@ -25,7 +28,9 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
           to: new Date(compared.series.to),
           total: compared.series.total,
           change: compared.series.total === 0 ? null : (series.total - compared.series.total) / compared.series.total,
-          points: toPoints(compared.series, zone),
+          get points() {
+            return toPoints(compared.series, zone);
+          },
           values: compared.series.points.map((point) => point.hits),
         }
       : null,
@@ -35,7 +40,10 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
 function toPoints(series: Series, zone: string): SeriesPointType[] {
   return series.points.map((point) => ({
     t: new Date(point.t),
-    local: formatWithOffset(zone, point.t),
+    // Formatting with an offset is the costliest part of a point: done only for a query that selects `local`.
+    get local() {
+      return formatWithOffset(zone, point.t);
+    },
     hits: point.hits,
   }));
 }

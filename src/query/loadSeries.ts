@@ -15,7 +15,8 @@ import type { Series, SeriesRequest } from './Series';
 import type { SeriesReader } from './SeriesReader';
 
 type Doc = DailyStatsDocument | MonthlyStatsDocument | SecondStatsDocument;
-type Index = Map<string, Doc>;
+/** Documents by site and page (pageKey), then by the start of their period. */
+type Index = Map<string, Map<number, Doc>>;
 
 export async function loadSeries(
   reader: SeriesReader,
@@ -29,9 +30,11 @@ export async function loadSeries(
       const index = indexes.get(read.source);
       if (index instanceof Error) return index;
     }
+    // Looked up once per bucket: the page's key is built once, dates stay numbers.
+    const key = pageKey(request.site, request.page);
     const find = (source: SeriesSource, date: number): Doc | undefined => {
       const index = indexes.get(source);
-      return index instanceof Map ? index.get(documentKey(request.site, request.page, date)) : undefined;
+      return index instanceof Map ? index.get(key)?.get(date) : undefined;
     };
     const lookup: DocumentLookup = {
       daily: (day) => find('hourly', day) as DailyStatsDocument | undefined,
@@ -91,11 +94,16 @@ function fetchSource(
 }
 
 function indexByPageAndDate(docs: readonly Doc[]): Index {
-  return new Map(
-    docs.map((doc) => [documentKey(doc.metadata.site, doc.metadata.page, doc.metadata.date.getTime()), doc]),
-  );
+  const index: Index = new Map();
+  for (const doc of docs) {
+    const key = pageKey(doc.metadata.site, doc.metadata.page);
+    let byDate = index.get(key);
+    if (byDate === undefined) index.set(key, (byDate = new Map()));
+    byDate.set(doc.metadata.date.getTime(), doc);
+  }
+  return index;
 }
 
-function documentKey(site: string, page: string, date: number): string {
-  return `${site}\u0000${page}\u0000${date}`;
+function pageKey(site: string, page: string): string {
+  return `${site}\u0000${page}`;
 }

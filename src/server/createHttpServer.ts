@@ -6,7 +6,10 @@
  * /tally.js: registerWebRoutes). Keys, limits and rate limits: README "Security".
  */
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -128,6 +131,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.
     stopOnTerminationSignals: false,
     plugins: [
+      // tally sets no cache hints; the plugin would still wrap every field's resolution (thousands per dashboard).
+      ApolloServerPluginCacheControlDisabled(),
       fastifyApolloDrainPlugin(app),
       metricsPlugin<Context>(metrics, label),
       guardPlugin(limits),

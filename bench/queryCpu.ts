@@ -1,0 +1,127 @@
+/**
+ * The tally server's CPU per query for the 1-hour minute chart and the 20-series dashboard (7 days by hour), from
+ * its own counter (`tally_process_cpu_seconds_total`), after loading `--hits` hits on `--pages` pages over the
+ * last 8 days through recordHitColumns. Prints the median CPU ms per query of each, over rounds alternating the
+ * two; no thresholds. `--node-arg --cpu-prof --node-arg --cpu-prof-dir=DIR` profiles the server. `--baseline DIR`
+ * also runs the build of another checkout (DIR/dist/src/main.js) on the same data, round by round beside this one.
+ *   npm run build && node dist/bench/queryCpu.js [--hits 100000] [--pages 50] [--rounds 7] [--queries 20]
+ *     [--baseline DIR] [--only minute|dashboard]
+ */
+import path from 'node:path';
+import { GraphqlClient } from './GraphqlClient';
+import { snapshotServer, serverDelta } from './serverMetrics';
+import { startServer } from './serverProcess';
+import { openTarget } from './target';
+import { BENCH_SITE, OrderedTraffic, pagePath } from './traffic';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+function option(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index < 0 ? fallback : Number(process.argv[index + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer, got ${value}`);
+  return value;
+}
+
+const baselineIndex = process.argv.indexOf('--baseline');
+const baseline = baselineIndex < 0 ? undefined : path.resolve(process.argv[baselineIndex + 1] ?? '.');
+const nodeArgs = process.argv.flatMap((arg, i) => (arg === '--node-arg' ? [process.argv[i + 1] ?? ''] : []));
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+const RECORD = `mutation($columns: HitColumnsInput!) { recordHitColumns(columns: $columns) { accepted } }`;
+
+function seriesQuery(series: number, granularity: 'MINUTE' | 'HOUR'): string {
+  const fields = Array.from(
+    { length: series },
+    (_, i) =>
+      `s${i}: pageStats(site: "${BENCH_SITE}", page: "${pagePath(i)}", range: { from: $from, to: $to }, granularity: ${granularity}) { total values }`,
+  );
+  return `query($from: DateTime!, $to: DateTime!) {\n${fields.join('\n')}\n}`;
+}
+
+async function main(): Promise<void> {
+  const hits = option('hits', 100_000);
+  const pages = option('pages', 50);
+  const rounds = option('rounds', 7);
+  const queries = option('queries', 20);
+  const now = Date.now();
+  const target = await openTarget({});
+  const server = await startServer('child', { uri: target.uri, dbName: 'query_cpu', nodeArgs });
+  const client = new GraphqlClient(server.url, 4);
+  const servers = [{ name: 'this checkout', client, stop: () => server.stop() }];
+  try {
+    const traffic = new OrderedTraffic({ pages, zipfS: 1, spanMs: 8 * DAY_MS, now, seed: 14 }, hits);
+    for (let from = 0; from < hits; from += 5_000) {
+      const index = new Map<string, number>();
+      const columns = { sites: [BENCH_SITE], pages: [] as string[], pageIndex: [] as number[], atMs: [] as number[] };
+      for (let h = from; h < Math.min(hits, from + 5_000); h++) {
+        const hit = traffic.hit(h);
+        let i = index.get(hit.page);
+        if (i === undefined) {
+          index.set(hit.page, (i = columns.pages.length));
+          columns.pages.push(hit.page);
+        }
+        columns.pageIndex.push(i);
+        columns.atMs.push(hit.at);
+      }
+      await client.mustRequest(RECORD, { columns });
+    }
+    if (baseline) {
+      const other = await startServer('child', {
+        uri: target.uri,
+        dbName: 'query_cpu',
+        entry: path.join(baseline, 'dist', 'src', 'main.js'),
+      });
+      servers.push({ name: baseline, client: new GraphqlClient(other.url, 4), stop: () => other.stop() });
+    }
+    const hour = now - (now % HOUR_MS);
+    const kinds = {
+      'last hour by minute': {
+        query: seriesQuery(1, 'MINUTE'),
+        variables: { from: new Date(hour - HOUR_MS).toISOString(), to: new Date(hour).toISOString() },
+      },
+      'dashboard: 20 series, 7 days by hour': {
+        query: seriesQuery(20, 'HOUR'),
+        variables: { from: new Date(hour - 7 * DAY_MS).toISOString(), to: new Date(hour).toISOString() },
+      },
+    };
+    const only = process.argv.flatMap((arg, i) => (arg === '--only' ? [process.argv[i + 1] ?? ''] : []));
+    for (const name of Object.keys(kinds)) {
+      if (only.length > 0 && !only.some((o) => name.includes(o))) delete kinds[name as keyof typeof kinds];
+    }
+    const samples = new Map<string, number[]>();
+    for (let round = 0; round <= rounds; round++) {
+      for (const [name, { query, variables }] of Object.entries(kinds)) {
+        for (const each of round % 2 ? [...servers].reverse() : servers) {
+          const before = await snapshotServer(each.client);
+          for (let q = 0; q < queries; q++) await each.client.mustRequest(query, variables);
+          const delta = serverDelta(before, await snapshotServer(each.client));
+          // Round 0 warms the servers up (JIT, caches) and is not counted.
+          const key = `${name} [${each.name}]`;
+          if (round > 0) samples.set(key, [...(samples.get(key) ?? []), (delta.cpuSeconds * 1000) / queries]);
+        }
+      }
+    }
+    console.log(`server CPU per query, ${hits} hits on ${pages} pages, ${target.label}, median of ${rounds} rounds:`);
+    for (const [name, values] of samples) {
+      console.log(`  ${name}: ${median(values).toFixed(2)} ms (${values.map((v) => v.toFixed(2)).join(', ')})`);
+    }
+  } finally {
+    for (const each of servers) {
+      each.client.close();
+      await each.stop();
+    }
+    await target.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
