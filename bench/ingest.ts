@@ -19,7 +19,7 @@ import { serverDelta, snapshotServer } from './serverMetrics';
 import type { ServerHandle } from './serverProcess';
 import { summarize } from './stats';
 import type { LatencySummary } from './stats';
-import { BENCH_SITE, OrderedTraffic, pagePath } from './traffic';
+import { BENCH_SITE, hitColumns, OrderedTraffic, pagePath } from './traffic';
 import type { BenchHit } from './traffic';
 
 export type IngestDesign = 'seed log_hit' | 'raw events' | 'tally';
@@ -406,29 +406,6 @@ async function httpRun(
     serverCpuUsPerHit: (delta.cpuSeconds * 1e6) / load.hits,
     clientCpuUsPerHit: (clientCpu * 1000) / load.hits,
   };
-}
-
-/** Hits `from` to `to` (exclusive) of the traffic as recordHitColumns' columns. */
-function hitColumns(
-  traffic: OrderedTraffic,
-  from: number,
-  to: number,
-): { sites: string[]; pages: string[]; siteIndex: number[]; pageIndex: number[]; atMs: number[] } {
-  const sites = new Map<string, number>();
-  const pages = new Map<string, number>();
-  const columns = { siteIndex: [] as number[], pageIndex: [] as number[], atMs: [] as number[] };
-  const indexOf = (dictionary: Map<string, number>, value: string): number => {
-    let index = dictionary.get(value);
-    if (index === undefined) dictionary.set(value, (index = dictionary.size));
-    return index;
-  };
-  for (let h = from; h < to; h++) {
-    const hit: BenchHit = traffic.hit(h);
-    columns.siteIndex.push(indexOf(sites, hit.site));
-    columns.pageIndex.push(indexOf(pages, hit.page));
-    columns.atMs.push(hit.at);
-  }
-  return { sites: [...sites.keys()], pages: [...pages.keys()], ...columns };
 }
 
 /** What yesterday's preallocation would have left: zero-filled documents for every page and day of the traffic. */

@@ -3,14 +3,18 @@
  * same hits in batches of 1,000, alternating variants round by round (each round sends one slice of traffic in
  * both forms, in alternating order). CPU is the server's own counter (`tally_process_cpu_seconds_total`), so
  * the load generator and the database do not count. Prints the median µs per hit of each variant and their
- * ratio; no thresholds. `--node-arg --cpu-prof --node-arg --cpu-prof-dir=DIR` profiles the server.
- *   npm run build && node dist/bench/ingestCpu.js [--rounds 7] [--batches 10] [--pages 20] [--env K=V] [--node-arg A] [--only recordHits|recordHitColumns]
+ * ratio; no thresholds. `--baseline DIR` also sends the recordHits batches to the build of another checkout
+ * (DIR/dist/src/main.js, its own database on the same engine), round by round beside this one.
+ * `--node-arg --cpu-prof --node-arg --cpu-prof-dir=DIR` profiles the server.
+ *   npm run build && node dist/bench/ingestCpu.js [--rounds 7] [--batches 10] [--pages 20] [--env K=V]
+ *     [--node-arg A] [--only NAME] [--baseline DIR]
  */
+import path from 'node:path';
 import { GraphqlClient } from './GraphqlClient';
 import { snapshotServer, serverDelta } from './serverMetrics';
 import { startServer } from './serverProcess';
 import { openTarget } from './target';
-import { OrderedTraffic } from './traffic';
+import { hitColumns, OrderedTraffic } from './traffic';
 
 const DAY_MS = 86_400_000;
 const BATCH = 1000;
@@ -47,79 +51,90 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
+interface Variant {
+  readonly name: string;
+  readonly client: GraphqlClient;
+  readonly send: (client: GraphqlClient, from: number) => Promise<void>;
+}
+
 async function main(): Promise<void> {
   const rounds = option('rounds', 7);
   const batches = option('batches', 10);
   const pages = option('pages', 20);
+  const baselineDir = repeated('--baseline')[0];
   const target = await openTarget({});
-  const server = await startServer('child', {
-    uri: target.uri,
-    dbName: 'ingest_cpu',
-    env: extraEnv(),
-    nodeArgs: repeated('--node-arg'),
-  });
-  const client = new GraphqlClient(server.url, 4);
   const traffic = new OrderedTraffic(
     { pages, zipfS: 1, spanMs: DAY_MS, now: Date.now(), seed: 2002 },
     (rounds + 1) * batches * BATCH,
   );
-  const variants = {
-    recordHits: async (from: number): Promise<void> => {
-      const hits = [];
-      for (let h = from; h < from + BATCH; h++) {
-        const hit = traffic.hit(h);
-        hits.push({ site: hit.site, page: hit.page, at: new Date(hit.at).toISOString() });
-      }
-      await client.mustRequest(RECORD_HITS, { hits });
-    },
-    recordHitColumns: async (from: number): Promise<void> => {
-      const pageIndex = new Map<string, number>();
-      const columns = { sites: [] as string[], pages: [] as string[], pageIndex: [] as number[], atMs: [] as number[] };
-      for (let h = from; h < from + BATCH; h++) {
-        const hit = traffic.hit(h);
-        if (columns.sites.length === 0) columns.sites.push(hit.site);
-        let index = pageIndex.get(hit.page);
-        if (index === undefined) {
-          pageIndex.set(hit.page, (index = columns.pages.length));
-          columns.pages.push(hit.page);
-        }
-        columns.pageIndex.push(index);
-        columns.atMs.push(hit.at);
-      }
-      await client.mustRequest(RECORD_HIT_COLUMNS, { columns });
-    },
+  const sendHits = async (client: GraphqlClient, from: number): Promise<void> => {
+    const hits = [];
+    for (let h = from; h < from + BATCH; h++) {
+      const hit = traffic.hit(h);
+      hits.push({ site: hit.site, page: hit.page, at: new Date(hit.at).toISOString() });
+    }
+    await client.mustRequest(RECORD_HITS, { hits });
   };
-  const samples: Record<keyof typeof variants, number[]> = { recordHits: [], recordHitColumns: [] };
+  const sendColumns = async (client: GraphqlClient, from: number): Promise<void> => {
+    await client.mustRequest(RECORD_HIT_COLUMNS, { columns: hitColumns(traffic, from, from + BATCH) });
+  };
+  const stops: Array<() => Promise<void>> = [];
+  const variants: Variant[] = [];
   const only = repeated('--only');
-  const names = (Object.keys(variants) as Array<keyof typeof variants>).filter(
-    (name) => only.length === 0 || only.includes(name),
-  );
   try {
-    // Round 0 warms the server (JIT, connection, documents) and is not counted.
+    const server = await startServer('child', {
+      uri: target.uri,
+      dbName: 'ingest_cpu',
+      env: extraEnv(),
+      nodeArgs: repeated('--node-arg'),
+    });
+    const client = new GraphqlClient(server.url, 4);
+    stops.push(async () => {
+      client.close();
+      await server.stop();
+    });
+    variants.push({ name: 'recordHits', client, send: sendHits });
+    variants.push({ name: 'recordHitColumns', client, send: sendColumns });
+    if (baselineDir !== undefined) {
+      // Its own database: each server is the only writer of its documents.
+      const baseline = await startServer('child', {
+        uri: target.uri,
+        dbName: 'ingest_cpu_baseline',
+        entry: path.join(path.resolve(baselineDir), 'dist', 'src', 'main.js'),
+      });
+      const baselineClient = new GraphqlClient(baseline.url, 4);
+      stops.push(async () => {
+        baselineClient.close();
+        await baseline.stop();
+      });
+      variants.push({ name: `recordHits [${baselineDir}]`, client: baselineClient, send: sendHits });
+    }
+    const chosen = variants.filter((v) => only.length === 0 || only.includes(v.name));
+    const samples = new Map<string, number[]>(chosen.map((v) => [v.name, []]));
+    // Round 0 warms the servers (JIT, connections, documents) and is not counted.
     for (let round = 0; round <= rounds; round++) {
-      const order = round % 2 ? [...names].reverse() : names;
-      for (const name of order) {
-        const before = await snapshotServer(client);
-        for (let b = 0; b < batches; b++) await variants[name]((round * batches + b) * BATCH);
-        const delta = serverDelta(before, await snapshotServer(client));
-        if (round > 0) samples[name].push((delta.cpuSeconds * 1e6) / (batches * BATCH));
+      for (const variant of round % 2 ? [...chosen].reverse() : chosen) {
+        const before = await snapshotServer(variant.client);
+        for (let b = 0; b < batches; b++) await variant.send(variant.client, (round * batches + b) * BATCH);
+        const delta = serverDelta(before, await snapshotServer(variant.client));
+        if (round > 0) samples.get(variant.name)?.push((delta.cpuSeconds * 1e6) / (batches * BATCH));
       }
     }
+    console.log(
+      `server CPU per hit, batches of ${BATCH}, ${pages} pages, ${target.label}, median of ${rounds} rounds:`,
+    );
+    for (const [name, values] of samples) {
+      console.log(`  ${name}: ${median(values).toFixed(1)} µs/hit (${values.map((v) => v.toFixed(1)).join(', ')})`);
+    }
+    const hits = samples.get('recordHits');
+    const columns = samples.get('recordHitColumns');
+    if (hits?.length && columns?.length) {
+      console.log(`  recordHitColumns ÷ recordHits: ${(median(columns) / median(hits)).toFixed(2)}`);
+    }
   } finally {
-    client.close();
-    await server.stop();
+    for (const stop of stops) await stop();
     await target.stop();
   }
-  console.log(`server CPU per hit, batches of ${BATCH}, ${pages} pages, ${target.label}, median of ${rounds} rounds:`);
-  for (const name of names) {
-    console.log(
-      `  ${name}: ${median(samples[name]).toFixed(1)} µs/hit (${samples[name].map((s) => s.toFixed(1)).join(', ')})`,
-    );
-  }
-  if (names.length < 2) return;
-  console.log(
-    `  recordHitColumns ÷ recordHits: ${(median(samples.recordHitColumns) / median(samples.recordHits)).toFixed(2)}`,
-  );
 }
 
 main().catch((error: unknown) => {

@@ -12,7 +12,7 @@ import { GraphqlClient } from './GraphqlClient';
 import { snapshotServer, serverDelta } from './serverMetrics';
 import { startServer } from './serverProcess';
 import { openTarget } from './target';
-import { BENCH_SITE, OrderedTraffic, pagePath } from './traffic';
+import { BENCH_SITE, hitColumns, OrderedTraffic, pagePath } from './traffic';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -58,19 +58,7 @@ async function main(): Promise<void> {
   try {
     const traffic = new OrderedTraffic({ pages, zipfS: 1, spanMs: 8 * DAY_MS, now, seed: 14 }, hits);
     for (let from = 0; from < hits; from += 5_000) {
-      const index = new Map<string, number>();
-      const columns = { sites: [BENCH_SITE], pages: [] as string[], pageIndex: [] as number[], atMs: [] as number[] };
-      for (let h = from; h < Math.min(hits, from + 5_000); h++) {
-        const hit = traffic.hit(h);
-        let i = index.get(hit.page);
-        if (i === undefined) {
-          index.set(hit.page, (i = columns.pages.length));
-          columns.pages.push(hit.page);
-        }
-        columns.pageIndex.push(i);
-        columns.atMs.push(hit.at);
-      }
-      await client.mustRequest(RECORD, { columns });
+      await client.mustRequest(RECORD, { columns: hitColumns(traffic, from, Math.min(hits, from + 5_000)) });
     }
     if (baseline) {
       const other = await startServer('child', {

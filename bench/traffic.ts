@@ -64,3 +64,30 @@ export class OrderedTraffic {
     };
   }
 }
+
+/**
+ * Hits `from` to `to` (exclusive) of the traffic as recordHitColumns' columns; `siteIndex` only when the hits
+ * name more than one site.
+ */
+export function hitColumns(
+  traffic: OrderedTraffic,
+  from: number,
+  to: number,
+): { sites: string[]; pages: string[]; siteIndex?: number[]; pageIndex: number[]; atMs: number[] } {
+  const sites = new Map<string, number>();
+  const pages = new Map<string, number>();
+  const columns = { siteIndex: [] as number[], pageIndex: [] as number[], atMs: [] as number[] };
+  const indexOf = (dictionary: Map<string, number>, value: string): number => {
+    let index = dictionary.get(value);
+    if (index === undefined) dictionary.set(value, (index = dictionary.size));
+    return index;
+  };
+  for (let h = from; h < to; h++) {
+    const hit = traffic.hit(h);
+    columns.siteIndex.push(indexOf(sites, hit.site));
+    columns.pageIndex.push(indexOf(pages, hit.page));
+    columns.atMs.push(hit.at);
+  }
+  const { siteIndex, ...rest } = columns;
+  return { sites: [...sites.keys()], pages: [...pages.keys()], ...(sites.size > 1 ? { siteIndex } : {}), ...rest };
+}
