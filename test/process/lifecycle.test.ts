@@ -22,6 +22,9 @@ const RECORD = `mutation {
     { site: "life.example", page: "/a", at: "2026-03-10T10:00:00Z", count: 3 }
     { site: "life.example", page: "/a", at: "2026-03-10T11:30:00Z", count: 2 }
   ]) { total }
+  recordHitColumns(columns: { sites: ["life.example"], pages: ["/a"], pageIndex: [0], atMs: [1773140400000], count: [4] }) {
+    total
+  }
   recordImpressions(impressions: [{ userId: "u1", itemId: "i1", count: 4 }]) { accepted }
 }`;
 
@@ -71,7 +74,7 @@ describe('the built server as a process', () => {
     await waitUntilServing(second);
     const read = await second.graphql<ReadResult>(READ, DAY_RANGE);
     expect(read.body.errors).toBeUndefined();
-    expect(read.body.data?.pageStats?.total).toBe(5);
+    expect(read.body.data?.pageStats?.total).toBe(9);
     expect(read.body.data?.userImpressions.edges).toEqual([{ node: { itemId: 'i1', count: 4 } }]);
     expect((await second.graphql(RECORD)).body.errors).toBeUndefined();
     expect(await stopWith(second, 'SIGINT')).toBe(0);
@@ -79,7 +82,7 @@ describe('the built server as a process', () => {
 
     const third = start();
     await waitUntilServing(third);
-    expect((await third.graphql<ReadResult>(READ, DAY_RANGE)).body.data?.pageStats?.total).toBe(10);
+    expect((await third.graphql<ReadResult>(READ, DAY_RANGE)).body.data?.pageStats?.total).toBe(18);
     expect(await stopWith(third, 'SIGTERM')).toBe(0);
   });
 
