@@ -15,7 +15,7 @@ import type { Context } from './graphql/Context';
 import { buildSchema } from './graphql/buildSchema';
 import type { Services } from './graphql/Services';
 import { ServiceUnavailableError } from './errors/ServiceUnavailableError';
-import { RequestLedger } from './store/requestLedger';
+import { createHitStores } from './ingest/createHitStores';
 import { createHitIngestCore } from './ingest/createHitIngestCore';
 import { ImpressionIngest } from './ingest/ImpressionIngest';
 import { SerialQueue } from './ingest/SerialQueue';
@@ -35,7 +35,6 @@ import { TopPagesQuery } from './query/TopPagesQuery';
 import { SitePageScan } from './store/SitePageScan';
 import { connectDatabase } from './store/connectDatabase';
 import type { Database } from './store/connectDatabase';
-import { CounterStore } from './store/CounterStore';
 import { startSecondsSweeper } from './store/secondsRetention';
 import { isUnavailable } from './store/translateDriverError';
 import { HOUR_MS } from './time/buckets';
@@ -242,14 +241,8 @@ function seriesLimits(config: Config): Services['seriesLimits'] {
 }
 
 async function prepare(config: Config, logger: Logger, clock: () => number, database: Database): Promise<Running> {
-  const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
   const targeting = config.documentTargeting === 'auto' ? undefined : config.documentTargeting;
-  const counters = new CounterStore(database, {
-    writeConcern: config.ingest.writeConcern,
-    secondsRetentionMs,
-    logger,
-    targeting,
-  });
+  const { counters, ledger } = createHitStores(config, database, logger);
   await counters.ensureIndexes();
   const secondsRetention = config.seconds.enabled ? await counters.ensureSecondsIndexes() : undefined;
   const impressionStore = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern, targeting });
@@ -266,10 +259,6 @@ async function prepare(config: Config, logger: Logger, clock: () => number, data
           intervalMs: SECONDS_SWEEP_INTERVAL_MS,
         })
       : undefined;
-  const ledger = new RequestLedger(database.db, {
-    windowMs: config.idempotency.windowHours * HOUR_MS,
-    writeConcern: config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
-  });
   const ledgerSweeper =
     (await ledger.ensureIndexes(database.engine, logger)) === 'sweep'
       ? startSecondsSweeper({

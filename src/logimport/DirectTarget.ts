@@ -5,15 +5,13 @@
  */
 import type { Config } from '../config/loadConfig';
 import { AppError } from '../errors/AppError';
+import { createHitStores } from '../ingest/createHitStores';
 import { createHitIngestCore } from '../ingest/createHitIngestCore';
 import type { GroupCommitter } from '../ingest/GroupCommitter';
 import type { HitIngest } from '../ingest/HitIngest';
 import type { Logger } from '../logging/createLogger';
 import { connectDatabase } from '../store/connectDatabase';
 import type { Database } from '../store/connectDatabase';
-import { CounterStore } from '../store/CounterStore';
-import { RequestLedger } from '../store/requestLedger';
-import { HOUR_MS } from '../time/buckets';
 import type { HitBatch } from './HitBatch';
 import { ImportTargetError } from './ImportTarget';
 import type { ImportTarget } from './ImportTarget';
@@ -57,21 +55,11 @@ export class DirectTarget implements ImportTarget {
       throw error;
     }
     try {
-      const secondsRetentionMs = config.seconds.retentionHours * HOUR_MS;
-      const counters = new CounterStore(database, {
-        writeConcern: config.ingest.writeConcern,
-        secondsRetentionMs,
-        logger,
-        targeting: config.documentTargeting === 'auto' ? undefined : config.documentTargeting,
-      });
+      // The same stores and idempotency ledger a server uses: an import re-run here or through a server skips the
+      // same batches.
+      const { counters, ledger } = createHitStores(config, database, logger);
       await counters.ensureIndexes();
       if (config.seconds.enabled) await counters.ensureSecondsIndexes();
-      // The same idempotency ledger a server uses: an import re-run here or through a server skips the same batches.
-      const ledger = new RequestLedger(database.db, {
-        windowMs: config.idempotency.windowHours * HOUR_MS,
-        writeConcern:
-          config.ingest.writeConcern === undefined ? undefined : { w: config.ingest.writeConcern as number },
-      });
       await ledger.ensureIndexes(database.engine, logger);
       // The server's own ingest core: imported hits count in site totals and seconds exactly as served ones do.
       const { committer, ingest } = createHitIngestCore({
