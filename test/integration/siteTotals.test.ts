@@ -9,6 +9,7 @@ import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { SITE_TOTAL_PAGE } from '../../src/store/siteTotals';
 import { Granularity } from '../../src/time/Granularity';
 import { localParts, naiveCounts } from '../support/naiveZoneCount';
+import { pageHits, writeHits } from '../support/counterFixtures';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
 
@@ -33,12 +34,6 @@ afterAll(async () => {
   await database.dropAndClose();
 });
 
-async function write(hits: readonly Hit[]): Promise<void> {
-  const batch = new CounterBatch({ siteTotals: true });
-  hits.forEach((hit) => batch.add(hit));
-  await store.write(batch);
-}
-
 function ok(result: Series | Error | undefined): Series {
   if (result === undefined || result instanceof Error) throw result ?? new Error('no series');
   return result;
@@ -49,21 +44,14 @@ describe('site totals', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(
-          fc.record({
-            page: fc.constantFrom(...PAGES),
-            at: fc.integer({ min: SPAN_FROM, max: SPAN_TO - 1 }),
-            count: fc.integer({ min: 1, max: 4 }),
-          }),
-          { minLength: 1, maxLength: 80 },
-        ),
+        pageHits(PAGES, { from: SPAN_FROM, to: SPAN_TO }, { maxCount: 4, minLength: 1, maxLength: 80 }),
         fc.integer({ min: SPAN_FROM, max: SPAN_TO - 1 }),
         fc.integer({ min: 1, max: 3 * 24 * HOUR }),
         async (raw, rangeStart, rangeLength) => {
           const site = `site-${run++}`;
           const hits: Hit[] = raw.map((h) => ({ site, ...h }));
-          await write(hits.slice(0, hits.length >> 1));
-          await write(hits.slice(hits.length >> 1));
+          await writeHits(store, hits.slice(0, hits.length >> 1));
+          await writeHits(store, hits.slice(hits.length >> 1));
           const requests: SeriesRequest[] = [];
           for (const timeZone of ZONES) {
             for (const page of [SITE_TOTAL_PAGE, ...PAGES]) {
@@ -117,7 +105,7 @@ describe('site totals', () => {
   });
 
   it('are stored as seed-shaped documents whose ids cannot collide with a page', async () => {
-    await write([
+    await writeHits(store, [
       { site: 'shape', page: '/x', at: ms('2026-02-28T13:45:10Z'), count: 2 },
       { site: 'shape', page: '/y', at: ms('2026-02-28T13:50:00Z'), count: 3 },
     ]);

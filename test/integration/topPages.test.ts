@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import type { Hit } from '../../src/ingest/Hit';
 import { TopPagesQuery } from '../../src/query/TopPagesQuery';
 import type { TopPagesResult } from '../../src/query/TopPagesQuery';
-import { CounterBatch } from '../../src/store/CounterBatch';
 import { CounterStore } from '../../src/store/CounterStore';
 import { SitePageScan } from '../../src/store/SitePageScan';
+import { pageHits, writeHits } from '../support/counterFixtures';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
 
@@ -30,12 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.dropAndClose();
 });
-
-async function write(hits: readonly Hit[]): Promise<void> {
-  const batch = new CounterBatch({ siteTotals: true });
-  hits.forEach((hit) => batch.add(hit));
-  await store.write(batch);
-}
 
 /** Every page of the ranking, read `first` at a time through the cursors. */
 async function readAll(
@@ -71,14 +65,7 @@ describe('topPages', () => {
     await fc.assert(
       fc.asyncProperty(
         // Counts of 1–2 make ties common.
-        fc.array(
-          fc.record({
-            page: fc.constantFrom(...PAGES),
-            at: fc.integer({ min: SPAN_FROM, max: SPAN_TO - 1 }),
-            count: fc.integer({ min: 1, max: 2 }),
-          }),
-          { minLength: 0, maxLength: 60 },
-        ),
+        pageHits(PAGES, { from: SPAN_FROM, to: SPAN_TO }, { maxCount: 2, minLength: 0, maxLength: 60 }),
         fc.integer({ min: SPAN_FROM, max: SPAN_TO - 1 }),
         fc.integer({ min: 1, max: 9 * 24 * HOUR }),
         fc.constantFrom('UTC', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe'),
@@ -86,7 +73,7 @@ describe('topPages', () => {
         async (raw, from, length, timeZone, first) => {
           const site = `top-${run++}`;
           const hits: Hit[] = raw.map((h) => ({ site, ...h }));
-          if (hits.length > 0) await write(hits);
+          if (hits.length > 0) await writeHits(store, hits);
           const { rows, pages } = await readAll(site, from, from + length, timeZone, first);
           const counted = pages[0] as TopPagesResult;
           const expected = naiveRanking(hits, counted.from, counted.to);
