@@ -12,6 +12,13 @@ export interface EngineInfo {
    */
   readonly requiresSingleWriter: boolean;
   /**
+   * Where one writer per document is required: whether each collection may have a writer of its own, so a flush's
+   * collections are written at the same time (Database.writerDb). Not on stock FerretDB 1.24: an update command
+   * holds one of its 100 SQLite connections per statement until the command ends (see maxUpdatesPerCommand), so
+   * three concurrent commands of 90 updates could take the pool between them and wait for each other for ever.
+   */
+  readonly concurrentCollectionWriters: boolean;
+  /**
    * Stock FerretDB 1.x (SQLite) pushes down to SQL only a filter that is exactly `{_id: <string>}` and evaluates any
    * other on every row, so writes address documents by `_id` alone there (see counterUpsert). tally's own build
    * (scripts/ensure-ferretdb.js) pushes an exact `_id` down whatever else the filter holds.
@@ -50,6 +57,7 @@ export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): Engi
       compatibleWith: version,
       supportsTtlIndexes: false,
       requiresSingleWriter: true,
+      concurrentCollectionWriters: patched,
       indexesOnlyExactIdFilters: !patched,
       prefersIdListReads: patched,
       maxUpdatesPerCommand: patched ? undefined : 90,
@@ -62,6 +70,7 @@ export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): Engi
     compatibleWith: version,
     supportsTtlIndexes: true,
     requiresSingleWriter: false,
+    concurrentCollectionWriters: true,
     indexesOnlyExactIdFilters: false,
     prefersIdListReads: false,
     maxUpdatesPerCommand: undefined,

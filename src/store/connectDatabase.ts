@@ -18,7 +18,7 @@ export interface Database {
    * The Db to write `collection` through. Where the engine needs one writer per document (FerretDB 1.x updates
    * read, modify and write a document without a lock), each collection written this way gets its own
    * single-connection client: writes to one collection stay one at a time, while a flush's collections are
-   * written concurrently. Elsewhere it is `db`.
+   * written concurrently. Elsewhere (and on stock FerretDB, see EngineInfo.concurrentCollectionWriters) it is `db`.
    */
   writerDb(collection: string): Db;
   /** True when the server answers a ping within the readiness timeout; never throws, never waits longer. */
@@ -74,7 +74,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   const db = client.db(options.dbName);
   const writers = new Map<string, MongoClient>();
   const writerDb = (collection: string): Db => {
-    if (!engine.requiresSingleWriter) return db;
+    if (!engine.requiresSingleWriter || !engine.concurrentCollectionWriters) return db;
     let writer = writers.get(collection);
     if (!writer) {
       // The driver connects on its first operation; its errors surface there, as the main client's would.
