@@ -11,7 +11,9 @@
  */
 import path from 'node:path';
 import { GraphqlClient } from './GraphqlClient';
+import { intOption, repeatedOption } from './scriptOptions';
 import { snapshotServer, serverDelta } from './serverMetrics';
+import { median } from './stats';
 import { startServer } from './serverProcess';
 import { openTarget } from './target';
 import { hitColumns, OrderedTraffic } from './traffic';
@@ -24,32 +26,15 @@ const RECORD_HIT_COLUMNS = `mutation RecordHitColumns($columns: HitColumnsInput!
   recordHitColumns(columns: $columns) { accepted }
 }`;
 
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index < 0 ? fallback : Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer, got ${value}`);
-  return value;
-}
-
-function repeated(flag: string): string[] {
-  return process.argv.flatMap((arg, i) => (arg === flag ? [process.argv[i + 1] ?? ''] : []));
-}
-
 function extraEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const pair of repeated('--env')) {
+  for (const pair of repeatedOption('env')) {
     const eq = pair.indexOf('=');
     if (eq < 1) throw new Error(`--env needs KEY=VALUE, got ${JSON.stringify(pair)}`);
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return env;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 interface Variant {
   readonly name: string;
@@ -58,10 +43,10 @@ interface Variant {
 }
 
 async function main(): Promise<void> {
-  const rounds = option('rounds', 7);
-  const batches = option('batches', 10);
-  const pages = option('pages', 20);
-  const baselineDir = repeated('--baseline')[0];
+  const rounds = intOption('rounds', 7);
+  const batches = intOption('batches', 10);
+  const pages = intOption('pages', 20);
+  const baselineDir = repeatedOption('baseline')[0];
   const target = await openTarget({});
   const traffic = new OrderedTraffic(
     { pages, zipfS: 1, spanMs: DAY_MS, now: Date.now(), seed: 2002 },
@@ -80,13 +65,13 @@ async function main(): Promise<void> {
   };
   const stops: Array<() => Promise<void>> = [];
   const variants: Variant[] = [];
-  const only = repeated('--only');
+  const only = repeatedOption('only');
   try {
     const server = await startServer('child', {
       uri: target.uri,
       dbName: 'ingest_cpu',
       env: extraEnv(),
-      nodeArgs: repeated('--node-arg'),
+      nodeArgs: repeatedOption('node-arg'),
     });
     const client = new GraphqlClient(server.url, 4);
     stops.push(async () => {

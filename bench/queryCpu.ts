@@ -9,7 +9,9 @@
  */
 import path from 'node:path';
 import { GraphqlClient } from './GraphqlClient';
+import { intOption, repeatedOption } from './scriptOptions';
 import { snapshotServer, serverDelta } from './serverMetrics';
+import { median } from './stats';
 import { startServer } from './serverProcess';
 import { openTarget } from './target';
 import { BENCH_SITE, hitColumns, OrderedTraffic, pagePath } from './traffic';
@@ -17,22 +19,9 @@ import { BENCH_SITE, hitColumns, OrderedTraffic, pagePath } from './traffic';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index < 0 ? fallback : Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer, got ${value}`);
-  return value;
-}
-
-const baselineIndex = process.argv.indexOf('--baseline');
-const baseline = baselineIndex < 0 ? undefined : path.resolve(process.argv[baselineIndex + 1] ?? '.');
-const nodeArgs = process.argv.flatMap((arg, i) => (arg === '--node-arg' ? [process.argv[i + 1] ?? ''] : []));
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
+const baselineDir = repeatedOption('baseline')[0];
+const baseline = baselineDir === undefined ? undefined : path.resolve(baselineDir);
+const nodeArgs = repeatedOption('node-arg');
 
 const RECORD = `mutation($columns: HitColumnsInput!) { recordHitColumns(columns: $columns) { accepted } }`;
 
@@ -46,10 +35,10 @@ function seriesQuery(series: number, granularity: 'MINUTE' | 'HOUR'): string {
 }
 
 async function main(): Promise<void> {
-  const hits = option('hits', 100_000);
-  const pages = option('pages', 50);
-  const rounds = option('rounds', 7);
-  const queries = option('queries', 20);
+  const hits = intOption('hits', 100_000);
+  const pages = intOption('pages', 50);
+  const rounds = intOption('rounds', 7);
+  const queries = intOption('queries', 20);
   const now = Date.now();
   const target = await openTarget({});
   const server = await startServer('child', { uri: target.uri, dbName: 'query_cpu', nodeArgs });
@@ -79,7 +68,7 @@ async function main(): Promise<void> {
         variables: { from: new Date(hour - 7 * DAY_MS).toISOString(), to: new Date(hour).toISOString() },
       },
     };
-    const only = process.argv.flatMap((arg, i) => (arg === '--only' ? [process.argv[i + 1] ?? ''] : []));
+    const only = repeatedOption('only');
     for (const name of Object.keys(kinds)) {
       if (only.length > 0 && !only.some((o) => name.includes(o))) delete kinds[name as keyof typeof kinds];
     }

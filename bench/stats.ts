@@ -15,6 +15,14 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank] as number;
 }
 
+/** Median of an unsorted sample (mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
 export function summarize(values: readonly number[]): LatencySummary {
   const mean = values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
   return {

@@ -7,16 +7,15 @@
  */
 import { MongoClient } from 'mongodb';
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import { intOption } from './scriptOptions';
+import { median } from './stats';
 import { openTarget } from './target';
 
 const OPS = 1_000;
 const BATCHES = 5;
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
-
 async function main(): Promise<void> {
-  const index = process.argv.indexOf('--rounds');
-  const rounds = index < 0 ? 7 : Number(process.argv[index + 1]);
+  const rounds = intOption('rounds', 7);
   const target = await openTarget({});
   const client = new MongoClient(target.uri, { maxPoolSize: 1, monitorCommands: true });
   client.on('commandStarted', () => undefined);

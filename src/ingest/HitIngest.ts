@@ -50,7 +50,7 @@ export class HitIngest {
   async recordHits(inputs: readonly HitInputFields[], options: IngestOptions = {}): Promise<RecordHitsResult> {
     const stamp = (now: number) => {
       const hits = parseHitBatch(inputs, { now, limits: this.deps.limits });
-      return { hits, result: { accepted: hits.length, total: hits.reduce((sum, hit) => sum + hit.count, 0) } };
+      return { hits, result: batchResult(hits) };
     };
     return this.run(stamp, () => fingerprint('recordHits', inputs), options, true);
   }
@@ -59,9 +59,7 @@ export class HitIngest {
   async recordHitColumns(columns: HitColumns, options: IngestOptions = {}): Promise<RecordHitsResult> {
     const stamp = (now: number) => {
       const hits = parseHitColumns(columns, { now, limits: this.deps.limits, path: 'columns' });
-      let total = 0;
-      for (const hit of hits) total += hit.count;
-      return { hits, result: { accepted: hits.length, total } };
+      return { hits, result: batchResult(hits) };
     };
     return this.run(stamp, () => columnsFingerprint(columns), options, true);
   }
@@ -87,4 +85,10 @@ export class HitIngest {
     const key = parseIdempotencyKey(options.idempotencyKey, options.idempotencyScope);
     return this.deps.keyed.run(key, fingerprintOf(), noting, urgent);
   }
+}
+
+function batchResult(hits: readonly Hit[]): RecordHitsResult {
+  let total = 0;
+  for (const hit of hits) total += hit.count;
+  return { accepted: hits.length, total };
 }

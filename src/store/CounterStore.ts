@@ -82,10 +82,9 @@ interface Collections {
 const DEFAULT_SECONDS_RETENTION_MS = 48 * 3_600_000;
 
 export class CounterStore {
-  private readonly daily: Collection<DailyStatsDocument>;
-  private readonly monthly: Collection<MonthlyStatsDocument>;
-  private readonly seconds: Collection<SecondStatsDocument>;
-  /** The same collections through Database.writerDb: every write goes through these, every read through the above. */
+  /** The collections over the shared client: every read goes through these. */
+  private readonly readers: Collections;
+  /** The same collections through Database.writerDb: every write goes through these. */
   private readonly writers: Collections;
   private readonly bulk: BulkUpsertOptions;
   private readonly engine: Database['engine'];
@@ -94,9 +93,11 @@ export class CounterStore {
   private readonly targeting: Targeting;
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
-    this.daily = dailyCollection(database.db);
-    this.monthly = monthlyCollection(database.db);
-    this.seconds = secondsCollection(database.db);
+    this.readers = {
+      daily: dailyCollection(database.db),
+      monthly: monthlyCollection(database.db),
+      seconds: secondsCollection(database.db),
+    };
     this.writers = {
       daily: dailyCollection(database.writerDb(DAILY_COLLECTION)),
       monthly: monthlyCollection(database.writerDb(MONTHLY_COLLECTION)),
@@ -114,14 +115,14 @@ export class CounterStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await ensureIndexes(this.daily, dailyIndexes);
-    await ensureIndexes(this.monthly, monthlyIndexes);
+    await ensureIndexes(this.readers.daily, dailyIndexes);
+    await ensureIndexes(this.readers.monthly, monthlyIndexes);
   }
 
   /** The second-level collection's query index, and its expiry: returns whether a TTL index or the sweep expires it. */
   async ensureSecondsIndexes(): Promise<SecondsRetentionMode> {
-    await ensureIndexes(this.seconds, secondIndexes);
-    return ensureSecondsRetention(this.seconds, this.engine, this.secondsRetentionMs, this.logger);
+    await ensureIndexes(this.readers.seconds, secondIndexes);
+    return ensureSecondsRetention(this.readers.seconds, this.engine, this.secondsRetentionMs, this.logger);
   }
 
   /**
@@ -143,7 +144,7 @@ export class CounterStore {
   /** Whether every document of `batch` absorbed one of the mark's attempts (reads each collection once). */
   async absorbed(batch: CounterBatch, mark: FlushMark): Promise<boolean> {
     try {
-      for (const [collection, pending] of this.collections(batch, this.readers())) {
+      for (const [collection, pending] of this.collections(batch, this.readers)) {
         const ids = pending.keys().map((key) => key.id);
         if (ids.length === 0) continue;
         const found =
@@ -165,10 +166,6 @@ export class CounterStore {
       [through.monthly as unknown as Collection<Document>, batch.monthly],
       [through.seconds as unknown as Collection<Document>, batch.seconds],
     ];
-  }
-
-  private readers(): Collections {
-    return { daily: this.daily, monthly: this.monthly, seconds: this.seconds };
   }
 
   /** Creates the zero-filled minute documents of each page's hour; existing documents are left exactly as they are. */
@@ -212,20 +209,20 @@ export class CounterStore {
   }
 
   findDaily(ranges: readonly SeriesDocumentRange[], fields: DailyFields): Promise<DailyStatsDocument[]> {
-    return this.read(this.daily, ranges, dailyDocumentIds, dailyProjection(fields), () =>
-      findDaily(this.daily, ranges, fields),
+    return this.read(this.readers.daily, ranges, dailyDocumentIds, dailyProjection(fields), () =>
+      findDaily(this.readers.daily, ranges, fields),
     );
   }
 
   findMonthly(ranges: readonly SeriesDocumentRange[]): Promise<MonthlyStatsDocument[]> {
-    return this.read(this.monthly, ranges, monthlyDocumentIds, MONTHLY_PROJECTION, () =>
-      findMonthly(this.monthly, ranges),
+    return this.read(this.readers.monthly, ranges, monthlyDocumentIds, MONTHLY_PROJECTION, () =>
+      findMonthly(this.readers.monthly, ranges),
     );
   }
 
   findSeconds(ranges: readonly SeriesDocumentRange[]): Promise<SecondStatsDocument[]> {
-    return this.read(this.seconds, ranges, secondsDocumentIds, SECONDS_PROJECTION, () =>
-      findSeconds(this.seconds, ranges),
+    return this.read(this.readers.seconds, ranges, secondsDocumentIds, SECONDS_PROJECTION, () =>
+      findSeconds(this.readers.seconds, ranges),
     );
   }
 

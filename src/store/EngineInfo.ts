@@ -8,7 +8,7 @@ export interface EngineInfo {
   readonly supportsTtlIndexes: boolean;
   /**
    * FerretDB 1.x applies updates as read-modify-write without a lock: two connections updating one document
-   * can lose increments, so we use one connection and one write in flight.
+   * can lose increments, so one flush is in flight and each collection is written over one connection at a time.
    */
   readonly requiresSingleWriter: boolean;
   /**

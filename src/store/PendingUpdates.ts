@@ -51,10 +51,6 @@ export class PendingUpdates {
     return document;
   }
 
-  add(key: CounterDocumentKey, path: string, amount: number): void {
-    this.byKey(key).add(path, amount);
-  }
-
   /** Moves every pending increment of `other` into this one. */
   absorb(other: PendingUpdates): void {
     for (const { key, inc } of other.byId.values()) {

@@ -1,7 +1,7 @@
 /**
  * Opens the MongoDB client: waits for the server (with backoff) and detects the engine first (FerretDB gets one
- * connection, plus one per collection written through `writerDb`), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang, reports
- * every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a separate
+ * connection, plus one per collection written through `writerDb` on tally's build), bounds every operation by
+ * `timeoutMs` so a frozen server gives an error instead of a hang, reports every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a separate
  * connection, so a busy or frozen main connection never makes /readyz itself hang.
  */
 import { MongoClient } from 'mongodb';
@@ -67,14 +67,15 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     await client.close().catch(() => undefined);
     throw error;
   }
+  const writerPerCollection = engine.requiresSingleWriter && engine.concurrentCollectionWriters;
   options.logger.info(
-    { engine: engine.name, version: engine.version, writerPerCollection: engine.requiresSingleWriter },
+    { engine: engine.name, version: engine.version, singleWriter: engine.requiresSingleWriter, writerPerCollection },
     `connected to ${engine.name} ${engine.version}`,
   );
   const db = client.db(options.dbName);
   const writers = new Map<string, MongoClient>();
   const writerDb = (collection: string): Db => {
-    if (!engine.requiresSingleWriter || !engine.concurrentCollectionWriters) return db;
+    if (!writerPerCollection) return db;
     let writer = writers.get(collection);
     if (!writer) {
       // The driver connects on its first operation; its errors surface there, as the main client's would.
