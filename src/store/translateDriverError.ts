@@ -25,10 +25,21 @@ const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 10107, 11600, 11602, 13435
 
 /**
  * The driver reports a network failure inside a bulk write as a MongoBulkWriteError that carries only the
- * original message (`connect ECONNREFUSED …`, `connection 3 to … closed`, `… timed out`).
+ * original message (`connect ECONNREFUSED …`, `connection 3 to … closed`, `… timed out`) and the socket's error
+ * code: a write to a socket the server closed is `EPIPE` with the message "This socket has been ended by the other
+ * party" (seen when the embedded FerretDB is killed mid-ingest under load).
  */
 const NETWORK_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|connection .* (closed|timed out)|timed out|Server selection/i;
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|connection .* (closed|timed out)|timed out|Server selection|socket has been ended/i;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 export function isUnavailable(error: unknown): boolean {
   if (
@@ -44,8 +55,11 @@ export function isUnavailable(error: unknown): boolean {
   if (error instanceof MongoBulkWriteError) {
     const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
     if (writeErrors.length === 0 && error.err === undefined) {
+      const code: unknown = error.code;
       return (
-        (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) || NETWORK_MESSAGE.test(error.message)
+        (typeof code === 'number' && UNAVAILABLE_CODES.has(code)) ||
+        (typeof code === 'string' && NETWORK_CODES.has(code)) ||
+        NETWORK_MESSAGE.test(error.message)
       );
     }
     return false;
