@@ -1,7 +1,42 @@
-// Lint gate: zero warnings. Only src/store may import the mongodb driver; no import cycles.
+// Lint gate: zero warnings. Only src/store may import the mongodb driver; no import cycles; imports follow the data
+// flow (LAYERS below, enforced by import/no-restricted-paths).
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of src/, lowest first: a folder may import its own layer's shared leaves and anything listed before
+ * it, never what comes after. domain → store → ingest/query → graphql → server, with app/ wiring them and cli/ and
+ * main.ts on top. `accesslog/` (log lines → hits) and `auth/` (keys, scopes) sit beside ingest and query, on
+ * domain alone; `logimport/` feeds ingest; `config/` reads the environment into the settings each layer declares.
+ */
+const LEAVES = ['errors', 'time', 'logging', 'metrics'];
+const LAYERS = [
+  ['domain'],
+  ['store'],
+  ['ingest', 'query', 'accesslog', 'auth'],
+  ['logimport', 'graphql'],
+  ['server'],
+  ['config'],
+  ['app', 'app.ts'],
+  ['cli', 'main.ts'],
+];
+const ALL = [...LEAVES, ...LAYERS.flat()];
+const at = (name) => `./src/${name}`;
+const layerZones = LAYERS.flatMap((layer, i) => {
+  const above = LAYERS.slice(i + 1).flat();
+  return layer.map((name) => ({
+    target: at(name),
+    // Siblings of one layer stay apart too (ingest never imports query, nor query ingest).
+    from: [...above, ...layer.filter((other) => other !== name)].map(at),
+    message: `src/${name} sits below these in the data flow (eslint.config.mjs LAYERS); move the shared part down.`,
+  }));
+});
+const leafZones = LEAVES.map((name) => ({
+  target: at(name),
+  from: ALL.filter((other) => other !== name).map(at),
+  message: `src/${name} is a leaf every layer uses; it imports nothing else of tally's.`,
+}));
 
 export default tseslint.config(
   {
@@ -31,6 +66,7 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       'no-console': 'error',
       'import/no-cycle': ['error', { maxDepth: 10 }],
+      'import/no-restricted-paths': ['error', { zones: [...leafZones, ...layerZones] }],
       'no-restricted-imports': [
         'error',
         {

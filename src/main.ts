@@ -8,7 +8,7 @@
  */
 import { startApp } from './app';
 import type { App } from './app';
-import { ConfigError } from './config/ConfigError';
+import { ConfigError } from './errors/ConfigError';
 import { loadConfig } from './config/loadConfig';
 import { createLogger } from './logging/createLogger';
 

@@ -4,9 +4,9 @@
  * site tally would refuse). Checks run cheapest first; the bot test, a large regex, is cached per user agent.
  */
 import { isbot } from 'isbot';
-import type { Hit } from '../ingest/Hit';
-import { HitRejectedError } from '../ingest/HitRejectedError';
-import { parseHit } from '../ingest/parseHit';
+import type { Hit } from '../domain/Hit';
+import { InputRejectedError } from '../domain/InputRejectedError';
+import { parseHit } from '../domain/parseHit';
 import type { CompiledLogFormat, LogFields } from './compileLogFormat';
 import { requestPage, splitRequestLine, utf8FromLatin1 } from './requestPage';
 
@@ -107,7 +107,7 @@ export class LogLineClassifier {
       );
       return { kind: 'hit', hit };
     } catch (error) {
-      if (error instanceof HitRejectedError) return { kind: 'invalid', reason: error.message };
+      if (error instanceof InputRejectedError) return { kind: 'invalid', reason: error.message };
       throw error;
     }
   }

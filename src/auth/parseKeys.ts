@@ -2,8 +2,8 @@
  * Validates the keys file at start-up. Every problem names the entry and the field, so a typo stops the
  * process with a message the operator can act on, and never quotes a secret.
  */
-import { ConfigError } from '../config/ConfigError';
-import { parseSite } from '../ingest/parseHit';
+import { ConfigError } from '../errors/ConfigError';
+import { parseSite } from '../domain/parseSite';
 import type { Keys, SecretKey, SiteKey } from './Keys';
 import { SCOPES } from './Scope';
 import type { Scope } from './Scope';

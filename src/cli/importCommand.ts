@@ -7,7 +7,7 @@ import { access, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import pino from 'pino';
 import { LogLineClassifier } from '../accesslog/LogLineClassifier';
-import { ConfigError } from '../config/ConfigError';
+import { ConfigError } from '../errors/ConfigError';
 import { loadConfig } from '../config/loadConfig';
 import { BatchSubmitter } from '../logimport/BatchSubmitter';
 import { DirectTarget } from '../logimport/DirectTarget';

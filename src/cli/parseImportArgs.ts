@@ -7,8 +7,8 @@ import { DEFAULT_ASSET_EXTENSIONS, LOG_FILTERS } from '../accesslog/LogLineClass
 import type { LogFilter } from '../accesslog/LogLineClassifier';
 import { compileLogFormat, LogFormatError, NAMED_FORMATS } from '../accesslog/compileLogFormat';
 import type { CompiledLogFormat } from '../accesslog/compileLogFormat';
-import { parseSite } from '../ingest/parseHit';
-import { HitRejectedError } from '../ingest/HitRejectedError';
+import { parseSite } from '../domain/parseSite';
+import { InputRejectedError } from '../domain/InputRejectedError';
 import { UsageError } from './UsageError';
 
 export const DEFAULT_GRAPHQL_URL = 'http://127.0.0.1:4000/graphql';
@@ -172,7 +172,7 @@ function usageSite(text: string, field: string): string {
   try {
     return parseSite(text, field);
   } catch (error) {
-    if (error instanceof HitRejectedError) throw new UsageError(error.message);
+    if (error instanceof InputRejectedError) throw new UsageError(error.message);
     throw error;
   }
 }

@@ -7,11 +7,12 @@ import { isLoopbackHost } from '../auth/isLoopbackHost';
 import { NO_KEYS } from '../auth/Keys';
 import type { Keys } from '../auth/Keys';
 import { parseKeys } from '../auth/parseKeys';
-import { ConfigError } from './ConfigError';
+import { ConfigError } from '../errors/ConfigError';
+import type { LogLevel, NodeEnv } from '../logging/createLogger';
+import type { EmbeddedEngine } from '../store/embedded/EmbeddedDatabase';
 
-export type NodeEnv = 'development' | 'production' | 'test';
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
+export type { EmbeddedEngine, LogLevel, NodeEnv };
+
 /** How counter documents are addressed: `auto` picks per engine (see src/store/counterUpsert.ts). */
 export type DocumentTargeting = 'auto' | 'shardKey' | 'idOnly';
 

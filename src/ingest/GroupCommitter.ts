@@ -17,7 +17,7 @@ import { CounterBatch } from '../store/CounterBatch';
 import type { LaneSeq } from '../store/FlushMark';
 import { isDefiniteWriteFailure } from '../store/isDefiniteWriteFailure';
 import type { LedgerClaim } from '../store/requestLedger';
-import type { Hit } from './Hit';
+import type { Hit } from '../domain/Hit';
 import { WriterLanes } from './WriterLanes';
 
 /** A keyed request waiting for its flush. */

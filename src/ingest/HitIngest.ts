@@ -1,11 +1,11 @@
 /** The ingest use-cases: validate at the boundary, note activity for preallocation, then group-commit. */
-import type { Hit, HitInputFields, HitLimits } from './Hit';
+import type { Hit, HitInputFields, HitLimits } from '../domain/Hit';
 import type { GroupCommitter } from './GroupCommitter';
-import type { HitColumns } from './HitColumns';
+import type { HitColumns } from '../domain/HitColumns';
 import { columnsFingerprint, fingerprint, parseIdempotencyKey } from './IdempotencyKey';
 import type { KeyedRequests } from './KeyedRequests';
-import { parseHit, parseHitBatch } from './parseHit';
-import { parseHitColumns } from './parseHitColumns';
+import { parseHit, parseHitBatch } from '../domain/parseHit';
+import { parseHitColumns } from '../domain/parseHitColumns';
 import type { PreallocationPlanner } from './PreallocationPlanner';
 
 export interface HitIngestDeps {

@@ -6,13 +6,11 @@
 import { createHash } from 'node:crypto';
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { describe } from '../errors/describe';
-import type { HitInputFields } from './Hit';
-import type { HitColumns } from './HitColumns';
+import type { HitInputFields } from '../domain/Hit';
+import type { HitColumns } from '../domain/HitColumns';
+import { CONTROL_CHARACTERS } from '../domain/controlCharacters';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export interface IdempotencyKey {
   readonly key: string;
@@ -25,7 +23,12 @@ export interface IdempotencyKey {
  * Throws BAD_USER_INPUT naming `field` for an empty, too long or control-character key.
  */
 export function parseIdempotencyKey(raw: string, scope = '', field = 'idempotencyKey'): IdempotencyKey {
-  if (raw.length === 0 || raw.length > MAX_IDEMPOTENCY_KEY_LENGTH || CONTROL.test(raw) || !raw.isWellFormed()) {
+  if (
+    raw.length === 0 ||
+    raw.length > MAX_IDEMPOTENCY_KEY_LENGTH ||
+    CONTROL_CHARACTERS.test(raw) ||
+    !raw.isWellFormed()
+  ) {
     throw new BadUserInputError(
       `${field} must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} characters without control characters, got ${describe(raw)}`,
       field,

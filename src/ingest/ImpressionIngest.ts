@@ -3,8 +3,8 @@
  * write it with a constant number of round trips (one bulk write per collection).
  */
 import { ImpressionBatch } from '../store/ImpressionBatch';
-import type { ImpressionInputFields, ImpressionLimits } from './Impression';
-import { parseImpressionBatch } from './parseImpression';
+import type { ImpressionInputFields, ImpressionLimits } from '../domain/Impression';
+import { parseImpressionBatch } from '../domain/parseImpression';
 import type { SerialQueue } from './SerialQueue';
 
 export interface ImpressionWriter {

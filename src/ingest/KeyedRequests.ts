@@ -18,7 +18,7 @@ import type { FlushMark, LaneSeq } from '../store/FlushMark';
 import { isDefiniteWriteFailure } from '../store/isDefiniteWriteFailure';
 import type { LedgerEntry } from '../store/requestLedger';
 import type { GroupCommitter } from './GroupCommitter';
-import type { Hit } from './Hit';
+import type { Hit } from '../domain/Hit';
 import type { IdempotencyKey } from './IdempotencyKey';
 
 export interface KeyedRequestsDeps {

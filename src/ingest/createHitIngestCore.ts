@@ -3,7 +3,7 @@
  * carry site totals and second-level counters as configured, the group committer over the flush writer, and the
  * keyed-request path for idempotency keys. A second copy of this wiring once forgot site totals.
  */
-import type { Config } from '../config/loadConfig';
+import type { HitPipelineSettings } from './HitPipelineSettings';
 import { CounterBatch } from '../store/CounterBatch';
 import type { CounterStore } from '../store/CounterStore';
 import type { RequestLedger } from '../store/requestLedger';
@@ -21,7 +21,7 @@ export interface HitIngestCore {
 }
 
 export function createHitIngestCore(options: {
-  readonly config: Pick<Config, 'ingest' | 'seconds' | 'dashboards' | 'idempotency'>;
+  readonly config: HitPipelineSettings;
   readonly counters: CounterStore;
   readonly ledger: RequestLedger;
   readonly clock: () => number;

@@ -3,7 +3,7 @@
  * --mongodb-uri`): the counter collections and the idempotency ledger. Callers create their indexes, since what
  * else they start (sweepers, the seconds collection) differs.
  */
-import type { Config } from '../config/loadConfig';
+import type { HitPipelineSettings } from './HitPipelineSettings';
 import type { Logger } from '../logging/createLogger';
 import type { Database } from '../store/connectDatabase';
 import { CounterStore } from '../store/CounterStore';
@@ -15,11 +15,7 @@ export interface HitStores {
   readonly ledger: RequestLedger;
 }
 
-export function createHitStores(
-  config: Pick<Config, 'ingest' | 'seconds' | 'idempotency' | 'documentTargeting'>,
-  database: Database,
-  logger: Logger,
-): HitStores {
+export function createHitStores(config: HitPipelineSettings, database: Database, logger: Logger): HitStores {
   const writeConcern = config.ingest.writeConcern;
   return {
     counters: new CounterStore(database, {

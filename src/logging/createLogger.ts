@@ -1,9 +1,11 @@
 /** One pino logger per process: JSON lines in production, pretty-printed in development. */
 import pino from 'pino';
 import type { Logger } from 'pino';
-import type { LogLevel, NodeEnv } from '../config/loadConfig';
 
 export type { Logger };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type NodeEnv = 'development' | 'production' | 'test';
 
 export function createLogger(options: { level: LogLevel; nodeEnv: NodeEnv }): Logger {
   const pretty = options.nodeEnv === 'development' && process.stdout.isTTY;

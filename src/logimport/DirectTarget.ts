@@ -3,7 +3,7 @@
  * GroupCommitter → CounterStore, wired by createHitIngestCore as for the server), with each batch's idempotency key.
  * For imports where no server runs; the GraphQL target is the default.
  */
-import type { Config } from '../config/loadConfig';
+import type { HitPipelineSettings } from '../ingest/HitPipelineSettings';
 import { AppError } from '../errors/AppError';
 import { createHitStores } from '../ingest/createHitStores';
 import { createHitIngestCore } from '../ingest/createHitIngestCore';
@@ -31,7 +31,7 @@ export class DirectTarget implements ImportTarget {
   }
 
   static async open(
-    config: Config,
+    config: HitPipelineSettings & { readonly mongodbDb: string; readonly databaseTimeoutMs: number },
     uri: string,
     logger: Logger,
     options: { clock?: (() => number) | undefined; signal?: AbortSignal | undefined } = {},

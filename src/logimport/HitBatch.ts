@@ -3,7 +3,7 @@
  * names the range. The key depends only on the file's content and the range, so re-running an interrupted
  * import sends byte-identical batches under the same keys and the server counts each one once.
  */
-import type { Hit } from '../ingest/Hit';
+import type { Hit } from '../domain/Hit';
 
 export interface HitBatch {
   /** `tally-import:v1:<file id>:<first line>-<last line>`. */

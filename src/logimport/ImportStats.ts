@@ -1,5 +1,5 @@
 /** What an import has done so far: the numbers behind the progress line and the final summary. */
-import type { Hit } from '../ingest/Hit';
+import type { Hit } from '../domain/Hit';
 import type { LogFilter, LineOutcome } from '../accesslog/LogLineClassifier';
 
 export interface LineSample {

@@ -3,7 +3,7 @@
  * as a Relay connection. The extra row answers hasNextPage without a count.
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
-import { parseImpressionId } from '../ingest/parseImpression';
+import { parseImpressionId } from '../domain/parseImpression';
 import type { ItemCount, PairCount } from '../store/ImpressionStore';
 import { decodeItemCursor, decodePairCursor, encodeItemCursor, encodePairCursor } from './impressionCursor';
 

@@ -7,7 +7,7 @@
  * `totalCount` (pages with at least one hit) is exact and free.
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
-import { parseSite } from '../ingest/parseHit';
+import { parseSite } from '../domain/parseSite';
 import type { SitePageDocument, SitePageFields } from '../store/SitePageScan';
 import { Granularity } from '../time/Granularity';
 import { bucketCountIn, bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';

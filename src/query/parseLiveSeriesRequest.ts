@@ -1,6 +1,7 @@
 /** Validates a live-series subscription at the boundary: site/page as everywhere, a bounded window, SECOND enabled. */
 import { BadUserInputError } from '../errors/BadUserInputError';
-import { parsePage, parseSite } from '../ingest/parseHit';
+import { parsePage } from '../domain/parsePage';
+import { parseSite } from '../domain/parseSite';
 import { HOUR_MS, SECOND_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import type { LiveGranularity, LiveSeriesSpec } from './LiveSeries';

@@ -4,8 +4,9 @@
  * (older second-level data is expired).
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
-import { parsePage, parseSite } from '../ingest/parseHit';
-import { SITE_TOTAL_PAGE } from '../store/siteTotals';
+import { parsePage } from '../domain/parsePage';
+import { parseSite } from '../domain/parseSite';
+import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { HOUR_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import { bucketCountIn } from '../time/zonedBuckets';

@@ -1,11 +1,11 @@
 /** Increments for every counter collection, coalesced per document, ready to be written as one flush. */
-import type { Hit } from '../ingest/Hit';
+import type { Hit } from '../domain/Hit';
 import { hitParts } from '../time/hitParts';
 import { addHitToDaily } from './dailyStats';
 import { addHitToMonthly } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
 import { addHitToSeconds } from './secondStats';
-import { SITE_TOTAL_PAGE } from './siteTotals';
+import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 
 export interface CounterBatchOptions {
   /**

@@ -3,7 +3,7 @@
  * `$inc` upsert however often it appears: duplicates in a batch add up instead of being counted once.
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
-import type { Impression } from '../ingest/Impression';
+import type { Impression } from '../domain/Impression';
 import type { Targeting } from './counterUpsert';
 import { itemIncrement } from './impressionItems';
 import type { ItemCount } from './impressionItems';

@@ -13,7 +13,7 @@ import type { Database } from './connectDatabase';
 import { ensureIndexes } from './ensureIndexes';
 import type { MonthlyStatsDocument } from './monthlyStats';
 import { monthlyCollection } from './monthlyStats';
-import { SITE_TOTAL_PAGE } from './siteTotals';
+import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { translateDriverError } from './translateDriverError';
 
 export const SITE_DATE_INDEX = { key: { 'metadata.site': 1, 'metadata.date': 1 }, name: 'site_date' } as const;

@@ -3,7 +3,7 @@
  * written through its own single connection, so a flush writes its collections concurrently and two writes to one
  * collection never overlap. Many store writes at once, with preallocation among them, must lose no increment.
  */
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { CounterStore } from '../../src/store/CounterStore';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';

@@ -5,7 +5,7 @@
  * been retried to success.
  */
 import fc from 'fast-check';
-import type { Hit, HitInputFields } from '../../src/ingest/Hit';
+import type { Hit, HitInputFields } from '../../src/domain/Hit';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
 import { exactlyOnceStack, LEASE_MS } from '../support/exactlyOnceStack';

@@ -5,7 +5,7 @@
  */
 import { IdempotencyKeyInProgressError } from '../../src/errors/IdempotencyKeyInProgressError';
 import { IdempotencyKeyReusedError } from '../../src/errors/IdempotencyKeyReusedError';
-import type { Hit, HitInputFields } from '../../src/ingest/Hit';
+import type { Hit, HitInputFields } from '../../src/domain/Hit';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
 import { exactlyOnceStack, LEASE_MS } from '../support/exactlyOnceStack';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Impression } from '../../src/ingest/Impression';
+import type { Impression } from '../../src/domain/Impression';
 import { ImpressionIngest } from '../../src/ingest/ImpressionIngest';
 import { SerialQueue } from '../../src/ingest/SerialQueue';
 import { ImpressionQueries } from '../../src/query/ImpressionQueries';

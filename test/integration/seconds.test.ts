@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { createLogger } from '../../src/logging/createLogger';
 import { loadSeries } from '../../src/query/loadSeries';
 import type { Series, SeriesRequest } from '../../src/query/Series';

@@ -4,7 +4,7 @@
  * Reproduce: npx jest test/integration/secondsWriteCost.test.ts
  */
 import { GroupCommitter } from '../../src/ingest/GroupCommitter';
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { CounterStore } from '../../src/store/CounterStore';
 import { connectTestDatabase } from '../support/testDatabase';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { loadSeries } from '../../src/query/loadSeries';
 import type { Series, SeriesRequest } from '../../src/query/Series';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { CounterStore } from '../../src/store/CounterStore';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
-import { SITE_TOTAL_PAGE } from '../../src/store/siteTotals';
+import { SITE_TOTAL_PAGE } from '../../src/domain/siteTotal';
 import { Granularity } from '../../src/time/Granularity';
 import { localParts, naiveCounts } from '../support/naiveZoneCount';
 import { pageHits, writeHits } from '../support/counterFixtures';

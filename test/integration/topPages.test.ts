@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { TopPagesQuery } from '../../src/query/TopPagesQuery';
 import type { TopPagesResult } from '../../src/query/TopPagesQuery';
 import { CounterStore } from '../../src/store/CounterStore';

@@ -9,7 +9,7 @@
  * one of them write while the other waits. On MongoDB (MONGODB_URI=…) the same test runs unchanged.
  */
 import { MongoClient } from 'mongodb';
-import type { HitInputFields } from '../../src/ingest/Hit';
+import type { HitInputFields } from '../../src/domain/Hit';
 import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';

@@ -1,6 +1,6 @@
 /** Shared by the store's property tests: hits on a fixed set of pages over a span, and writing them as one flush. */
 import fc from 'fast-check';
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import type { CounterBatchOptions } from '../../src/store/CounterBatch';
 import type { CounterStore } from '../../src/store/CounterStore';

@@ -3,7 +3,7 @@
  * is, not by the importer's code), and a comparison of every page's HOUR and DAY series with a naive count.
  */
 import type { LogEntry, LogStyle } from '../../bench/accessLogs';
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { Granularity } from '../../src/time/Granularity';
 import { naiveBucketStart, naiveSeries } from './naiveCount';
 

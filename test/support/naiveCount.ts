@@ -2,7 +2,7 @@
  * An independent, deliberately simple recount of hits per bucket using Date's calendar methods only:
  * the oracle the property tests compare the pre-aggregated series against.
  */
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { Granularity } from '../../src/time/Granularity';
 
 export function naiveBucketStart(granularity: Granularity, at: number): number {

@@ -2,7 +2,7 @@
  * Oracles for zoned series that share no code with src/time: hits counted by bucket membership, and local
  * wall-clock fields read with Intl's formatToParts (src uses format() and its own arithmetic).
  */
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 
 /** Hits per bucket, by membership in [start, next start) (the last bucket ends at `end`). */
 export function naiveCounts(hits: readonly Hit[], starts: readonly number[], end: number): number[] {

@@ -3,7 +3,7 @@
  * out), and the same computed naively from hits: the exactly-once tests compare the two at every granularity.
  */
 import type { Db, Document } from 'mongodb';
-import type { Hit } from '../../src/ingest/Hit';
+import type { Hit } from '../../src/domain/Hit';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { SECONDS_COLLECTION } from '../../src/store/secondStats';

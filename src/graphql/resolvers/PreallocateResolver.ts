@@ -1,5 +1,6 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { parsePage, parseSite } from '../../ingest/parseHit';
+import { parsePage } from '../../domain/parsePage';
+import { parseSite } from '../../domain/parseSite';
 import { startOfDay } from '../../time/buckets';
 import type { Context } from '../Context';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';

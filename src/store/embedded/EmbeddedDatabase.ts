@@ -1,4 +1,7 @@
 /** What a started embedded server gives back: where to connect, what it is, and how to stop it. */
+/** Which server `npm start` starts when MONGODB_URI is unset: `auto` prefers a mongod on PATH, else FerretDB. */
+export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
+
 export interface EmbeddedDatabase {
   readonly uri: string;
   readonly engine: 'mongod' | 'ferretdb';

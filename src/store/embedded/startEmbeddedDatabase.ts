@@ -1,7 +1,7 @@
 /**
  * The zero-configuration database: a real mongod where one can be had, FerretDB (SQLite) otherwise.
  */
-import type { EmbeddedEngine } from '../../config/loadConfig';
+import type { EmbeddedEngine } from './EmbeddedDatabase';
 import type { Logger } from '../../logging/createLogger';
 import type { EmbeddedDatabase } from './EmbeddedDatabase';
 import { startFerretdb } from './startFerretdb';

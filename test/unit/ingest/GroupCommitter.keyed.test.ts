@@ -1,6 +1,6 @@
 import { GroupCommitter } from '../../../src/ingest/GroupCommitter';
 import type { FlushContext, KeyedSubmission } from '../../../src/ingest/GroupCommitter';
-import type { Hit } from '../../../src/ingest/Hit';
+import type { Hit } from '../../../src/domain/Hit';
 import type { CounterBatch } from '../../../src/store/CounterBatch';
 
 const hit = (page: string): Hit => ({ site: 's', page, at: Date.parse('2026-01-01T10:00:00Z'), count: 1 });

@@ -1,5 +1,5 @@
 import { GroupCommitter } from '../../../src/ingest/GroupCommitter';
-import type { Hit } from '../../../src/ingest/Hit';
+import type { Hit } from '../../../src/domain/Hit';
 import type { CounterBatch } from '../../../src/store/CounterBatch';
 
 const hit = (page: string, at = Date.parse('2026-01-01T10:00:00Z')): Hit => ({ site: 's', page, at, count: 1 });

@@ -1,4 +1,4 @@
-import type { Hit } from '../../../src/ingest/Hit';
+import type { Hit } from '../../../src/domain/Hit';
 import { CounterBatch } from '../../../src/store/CounterBatch';
 import { preallocatedSecondsHour } from '../../../src/store/secondStats';
 

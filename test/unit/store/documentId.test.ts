@@ -1,4 +1,4 @@
-import { parseSite } from '../../../src/ingest/parseHit';
+import { parseSite } from '../../../src/domain/parseSite';
 import { dailyDocumentId } from '../../../src/store/dailyStats';
 import { monthlyDocumentId } from '../../../src/store/monthlyStats';
 

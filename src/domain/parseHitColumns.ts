@@ -4,8 +4,10 @@
  */
 import type { Hit, HitLimits } from './Hit';
 import type { HitColumns } from './HitColumns';
-import { HitRejectedError } from './HitRejectedError';
-import { checkAt, checkCount, parsePage, parseSite } from './parseHit';
+import { InputRejectedError } from './InputRejectedError';
+import { checkAt, checkCount } from './parseHit';
+import { parsePage } from './parsePage';
+import { parseSite } from './parseSite';
 import { RejectReason } from './RejectReason';
 
 export function parseHitColumns(
@@ -16,7 +18,7 @@ export function parseHitColumns(
   const { pageIndex, siteIndex, atMs, count } = columns;
   const rows = pageIndex.length;
   if (rows > options.limits.maxBatchSize) {
-    throw new HitRejectedError(
+    throw new InputRejectedError(
       RejectReason.BATCH_TOO_LARGE,
       `${prefix}pageIndex must hold at most ${options.limits.maxBatchSize} hits, got ${rows}`,
       `${prefix}pageIndex`,
@@ -29,7 +31,7 @@ export function parseHitColumns(
     ['pages', pages],
   ] as const) {
     if (dictionary.length === 0 && rows > 0) {
-      throw new HitRejectedError(
+      throw new InputRejectedError(
         RejectReason.COLUMNS_MISMATCH,
         `${prefix}${name} must not be empty when pageIndex holds hits, got none for ${rows} hits`,
         `${prefix}${name}`,
@@ -37,7 +39,7 @@ export function parseHitColumns(
     }
   }
   if (siteIndex == null && sites.length > 1) {
-    throw new HitRejectedError(
+    throw new InputRejectedError(
       RejectReason.COLUMNS_MISMATCH,
       `${prefix}siteIndex is required when sites holds more than one site, got ${sites.length} sites and no siteIndex`,
       `${prefix}siteIndex`,
@@ -49,7 +51,7 @@ export function parseHitColumns(
     ['count', count],
   ] as const) {
     if (column != null && column.length !== rows) {
-      throw new HitRejectedError(
+      throw new InputRejectedError(
         RejectReason.COLUMNS_MISMATCH,
         `${prefix}${name} must hold one value per hit (${rows}, the length of pageIndex), got ${column.length}`,
         `${prefix}${name}`,
@@ -64,7 +66,7 @@ export function parseHitColumns(
     const page = pages[index(pageIndex[row] as number, pages.length, prefix, 'pageIndex', row)];
     const at = atMs == null ? options.now : (atMs[row] as number);
     if (!Number.isSafeInteger(at)) {
-      throw new HitRejectedError(
+      throw new InputRejectedError(
         RejectReason.AT_NOT_INTEGER,
         `${prefix}atMs[${row}] must be a whole number of milliseconds since 1970-01-01T00:00:00Z, got ${at}`,
         `${prefix}atMs[${row}]`,
@@ -81,7 +83,7 @@ export function parseHitColumns(
 
 function index(value: number, size: number, prefix: string, column: string, row: number): number {
   if (Number.isInteger(value) && value >= 0 && value < size) return value;
-  throw new HitRejectedError(
+  throw new InputRejectedError(
     RejectReason.INDEX_OUT_OF_RANGE,
     `${prefix}${column}[${row}] must be an index from 0 to ${size - 1}, got ${value}`,
     `${prefix}${column}[${row}]`,

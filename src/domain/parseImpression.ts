@@ -4,25 +4,23 @@
  */
 import { describe } from '../errors/describe';
 import type { Impression, ImpressionInputFields, ImpressionLimits } from './Impression';
-import { ImpressionRejectedError } from './ImpressionRejectedError';
+import { InputRejectedError } from './InputRejectedError';
 import { RejectReason } from './RejectReason';
+import { CONTROL_CHARACTERS } from './controlCharacters';
 
 export const MAX_IMPRESSION_ID_LENGTH = 128;
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 export function parseImpressionId(id: string, field: string): string {
-  if (id.length === 0) throw new ImpressionRejectedError(RejectReason.ID_EMPTY, `${field} must not be empty`, field);
+  if (id.length === 0) throw new InputRejectedError(RejectReason.ID_EMPTY, `${field} must not be empty`, field);
   if (id.length > MAX_IMPRESSION_ID_LENGTH) {
-    throw new ImpressionRejectedError(
+    throw new InputRejectedError(
       RejectReason.ID_TOO_LONG,
       `${field} must be at most ${MAX_IMPRESSION_ID_LENGTH} characters, got ${id.length}`,
       field,
     );
   }
-  if (CONTROL.test(id)) {
-    throw new ImpressionRejectedError(
+  if (CONTROL_CHARACTERS.test(id)) {
+    throw new InputRejectedError(
       RejectReason.ID_HAS_CONTROL,
       `${field} must not contain control characters, got ${describe(id)}`,
       field,
@@ -30,7 +28,7 @@ export function parseImpressionId(id: string, field: string): string {
   }
   // A lone surrogate would be stored as U+FFFD, silently merging two different ids.
   if (!id.isWellFormed()) {
-    throw new ImpressionRejectedError(
+    throw new InputRejectedError(
       RejectReason.MALFORMED_UNICODE,
       `${field} must be well-formed Unicode, got ${describe(id)}`,
       field,
@@ -48,14 +46,14 @@ export function parseImpression(
   const itemId = parseImpressionId(input.itemId, `${prefix}itemId`);
   const count = input.count ?? 1;
   if (!Number.isSafeInteger(count) || count < 1) {
-    throw new ImpressionRejectedError(
+    throw new InputRejectedError(
       RejectReason.COUNT_NOT_POSITIVE_INTEGER,
       `${prefix}count must be a positive integer, got ${count}`,
       `${prefix}count`,
     );
   }
   if (count > options.limits.maxCount) {
-    throw new ImpressionRejectedError(
+    throw new InputRejectedError(
       RejectReason.COUNT_TOO_LARGE,
       `${prefix}count must be at most ${options.limits.maxCount}, got ${count}`,
       `${prefix}count`,
@@ -67,7 +65,7 @@ export function parseImpression(
 /** Validates a whole batch before anything is written: one bad impression rejects the batch. */
 export function parseImpressionBatch(inputs: readonly ImpressionInputFields[], limits: ImpressionLimits): Impression[] {
   if (inputs.length > limits.maxBatchSize) {
-    throw new ImpressionRejectedError(
+    throw new InputRejectedError(
       RejectReason.BATCH_TOO_LARGE,
       `impressions must hold at most ${limits.maxBatchSize} impressions, got ${inputs.length}`,
       'impressions',

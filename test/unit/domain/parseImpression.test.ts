@@ -1,7 +1,7 @@
-import type { ImpressionLimits } from '../../../src/ingest/Impression';
-import { ImpressionRejectedError } from '../../../src/ingest/ImpressionRejectedError';
-import { parseImpression, parseImpressionBatch } from '../../../src/ingest/parseImpression';
-import { RejectReason } from '../../../src/ingest/RejectReason';
+import type { ImpressionLimits } from '../../../src/domain/Impression';
+import { InputRejectedError } from '../../../src/domain/InputRejectedError';
+import { parseImpression, parseImpressionBatch } from '../../../src/domain/parseImpression';
+import { RejectReason } from '../../../src/domain/RejectReason';
 
 const limits: ImpressionLimits = { maxCount: 1000, maxBatchSize: 3 };
 const ok = { userId: 'u1', itemId: 'i1' };
@@ -10,7 +10,7 @@ function rejection(run: () => unknown): { reason: RejectReason; message: string;
   try {
     run();
   } catch (error) {
-    if (error instanceof ImpressionRejectedError) {
+    if (error instanceof InputRejectedError) {
       return { reason: error.reason, message: error.message, field: error.field };
     }
     throw error;

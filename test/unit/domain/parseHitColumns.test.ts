@@ -1,9 +1,9 @@
-import type { HitLimits } from '../../../src/ingest/Hit';
-import type { HitColumns } from '../../../src/ingest/HitColumns';
-import { HitRejectedError } from '../../../src/ingest/HitRejectedError';
-import { parseHitBatch } from '../../../src/ingest/parseHit';
-import { parseHitColumns } from '../../../src/ingest/parseHitColumns';
-import { RejectReason } from '../../../src/ingest/RejectReason';
+import type { HitLimits } from '../../../src/domain/Hit';
+import type { HitColumns } from '../../../src/domain/HitColumns';
+import { InputRejectedError } from '../../../src/domain/InputRejectedError';
+import { parseHitBatch } from '../../../src/domain/parseHit';
+import { parseHitColumns } from '../../../src/domain/parseHitColumns';
+import { RejectReason } from '../../../src/domain/RejectReason';
 
 const now = Date.parse('2026-11-21T12:00:00Z');
 const limits: HitLimits = { maxCount: 1000, maxClockSkewMs: 60_000, maxBatchSize: 4 };
@@ -13,7 +13,8 @@ function rejection(columns: HitColumns): { reason: RejectReason; message: string
   try {
     parseHitColumns(columns, { now, limits, path: 'columns' });
   } catch (error) {
-    if (error instanceof HitRejectedError) return { reason: error.reason, message: error.message, field: error.field };
+    if (error instanceof InputRejectedError)
+      return { reason: error.reason, message: error.message, field: error.field };
     throw error;
   }
   throw new Error('expected a rejection');

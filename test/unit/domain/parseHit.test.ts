@@ -1,7 +1,7 @@
-import type { HitLimits } from '../../../src/ingest/Hit';
-import { HitRejectedError } from '../../../src/ingest/HitRejectedError';
-import { parseHit, parseHitBatch } from '../../../src/ingest/parseHit';
-import { RejectReason } from '../../../src/ingest/RejectReason';
+import type { HitLimits } from '../../../src/domain/Hit';
+import { InputRejectedError } from '../../../src/domain/InputRejectedError';
+import { parseHit, parseHitBatch } from '../../../src/domain/parseHit';
+import { RejectReason } from '../../../src/domain/RejectReason';
 
 const now = Date.parse('2026-11-21T12:00:00Z');
 const limits: HitLimits = { maxCount: 1000, maxClockSkewMs: 60_000, maxBatchSize: 3 };
@@ -11,7 +11,7 @@ function rejection(input: Parameters<typeof parseHit>[0]): { reason: RejectReaso
   try {
     parseHit(input, { now, limits });
   } catch (error) {
-    if (error instanceof HitRejectedError) return { reason: error.reason, message: error.message };
+    if (error instanceof InputRejectedError) return { reason: error.reason, message: error.message };
     throw error;
   }
   throw new Error('expected a rejection');
