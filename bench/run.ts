@@ -4,11 +4,11 @@
  * embedded server) and writes bench-results/<timestamp>/ and docs/benchmarks.md.
  */
 import path from 'node:path';
-import { parseArgs } from './parseArgs';
+import { parseBenchOptions } from './suite/parseBenchOptions';
 import { runBench } from './runBench';
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2), process.env);
+  const options = parseBenchOptions(process.argv.slice(2), process.env);
   const started = Date.now();
   console.log(`tally benchmarks, ${options.mode} mode`);
   const output = await runBench(options, (line) => console.log(line));

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { formatLogEntry, generateLogEntries } from '../../bench/accessLogs';
+import { formatLogEntry, generateLogEntries } from '../../bench/shared/accessLogs';
 import { readMetric, startCliChild } from '../support/builtCli';
 import type { CliChild } from '../support/builtCli';
 import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';

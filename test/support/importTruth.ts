@@ -2,7 +2,7 @@
  * The oracle for import tests: which generated log entries must become hits (decided from what each entry
  * is, not by the importer's code), and a comparison of every page's HOUR and DAY series with a naive count.
  */
-import type { LogEntry, LogStyle } from '../../bench/accessLogs';
+import type { LogEntry, LogStyle } from '../../bench/shared/accessLogs';
 import type { Hit } from '../../src/domain/Hit';
 import { Granularity } from '../../src/time/Granularity';
 import { naiveBucketStart, naiveSeries } from './naiveCount';

@@ -1,0 +1,115 @@
+/**
+ * `npm run build && node dist/bench/probes/topPages.js [--pages 1000,100000] [--runs 3]`: "top 10 pages over the last
+ * 30 days" for one site with N distinct pages, against MONGODB_URI or an embedded server in a temporary directory.
+ * Loads each page's monthly documents (30 days spanning a month end, Zipf-like hits) with insertMany, then times
+ * TopPagesQuery (the resolver's use-case, through the store's SitePageScan) and counts what crossed the wire.
+ * Prints one Markdown table row per size; docs/benchmarks.md ("Top pages") quotes them.
+ */
+import os from 'node:os';
+import type { Document } from 'mongodb';
+import { createLogger } from '../../src/logging/createLogger';
+import { TopPagesQuery } from '../../src/query/TopPagesQuery';
+import { detectEngine } from '../../src/store/EngineInfo';
+import type { Database } from '../../src/store/connectDatabase';
+import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
+import { SitePageScan } from '../../src/store/SitePageScan';
+import { startEmbeddedDatabase } from '../../src/store/embedded/startEmbeddedDatabase';
+import { MonitoredClient, writeCommands } from '../shared/MonitoredClient';
+import { parseOptions } from '../shared/options';
+
+const DAY = 86_400_000;
+const FROM = Date.parse('2026-10-20T00:00:00Z');
+const TO = FROM + 30 * DAY;
+const INSERT_CHUNK = 1_000;
+
+/** Page k of n gets about 1000/k hits a day on its active days (every page at least one hit on one day). */
+function monthlyDocuments(site: string, pages: number): Document[] {
+  const docs = new Map<string, Document>();
+  for (let k = 1; k <= pages; k++) {
+    const page = `/page/${k}`;
+    const perDay = Math.max(1, Math.floor(1000 / k));
+    const activeDays = k <= 1000 ? 30 : 1 + (k % 3);
+    for (let d = 0; d < activeDays; d++) {
+      const day = new Date(FROM + ((k + d * 7) % 30) * DAY);
+      const month = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1);
+      const id = `${new Date(month).toISOString().slice(0, 7).replace('-', '')}/${site}${page}`;
+      let doc = docs.get(id);
+      if (!doc) {
+        doc = { _id: id, metadata: { date: new Date(month), site, page }, daily: {} };
+        docs.set(id, doc);
+      }
+      const daily = doc.daily as Record<string, number>;
+      daily[day.getUTCDate()] = (daily[day.getUTCDate()] ?? 0) + perDay;
+    }
+  }
+  return [...docs.values()];
+}
+
+async function main(): Promise<void> {
+  const { pages: sizes, runs } = parseOptions(process.argv.slice(2), {
+    pages: { kind: 'integers', default: [1_000, 100_000] },
+    runs: { kind: 'integer', default: 3 },
+  });
+  const logger = createLogger({ level: 'warn', nodeEnv: 'production' });
+  const embedded = process.env.MONGODB_URI
+    ? undefined
+    : await startEmbeddedDatabase({ engine: 'auto', dataDir: undefined, logger, now: Date.now() });
+  const uri = process.env.MONGODB_URI ?? (embedded?.uri as string);
+  const monitored = await new MonitoredClient(uri, { maxPoolSize: 1 }).connect();
+  const engine = detectEngine(await monitored.db('admin').command({ buildInfo: 1 }));
+  const db = monitored.db(`bench_top_pages_${process.pid}`);
+  const database = { client: monitored.client, db, engine } as unknown as Database;
+  const scan = new SitePageScan(database);
+  await scan.ensureIndexes();
+  const query = new TopPagesQuery(scan, { maxPageSize: 100, maxDays: 10_000 });
+  console.log(
+    `engine: ${engine.name} ${engine.version}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; node ${process.version}`,
+  );
+  console.log(
+    '| pages | monthly documents | load s | find / getMore | documents read | reply bytes | first ms | median ms (of runs) |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  try {
+    for (const pages of sizes) {
+      const site = `bench-${pages}`;
+      const docs = monthlyDocuments(site, pages);
+      const loadStart = performance.now();
+      for (let i = 0; i < docs.length; i += INSERT_CHUNK) {
+        await db.collection(MONTHLY_COLLECTION).insertMany(docs.slice(i, i + INSERT_CHUNK), { ordered: false });
+      }
+      const loadS = (performance.now() - loadStart) / 1000;
+      monitored.take();
+      const times: number[] = [];
+      let counts = monitored.take();
+      let top = '';
+      for (let run = 0; run < runs; run++) {
+        const started = performance.now();
+        const result = await query.topPages({ site, from: new Date(FROM), to: new Date(TO), first: 10 });
+        times.push(performance.now() - started);
+        const taken = monitored.take();
+        if (run === 0) {
+          counts = taken;
+          top = `${result.edges
+            .map((e) => `${e.node.page}=${e.node.hits}`)
+            .slice(0, 3)
+            .join(', ')}; totalCount ${result.totalCount}`;
+        }
+      }
+      if (writeCommands(counts.commands) > 0) throw new Error('the ranking wrote something');
+      const sorted = [...times].sort((a, b) => a - b);
+      console.log(
+        `| ${pages.toLocaleString('en-US')} | ${docs.length.toLocaleString('en-US')} | ${loadS.toFixed(1)} | ${counts.commands.find ?? 0} / ${counts.commands.getMore ?? 0} | ${counts.documentsReturned.toLocaleString('en-US')} | ${counts.replyBytes.toLocaleString('en-US')} | ${times[0]?.toFixed(0)} | ${sorted[sorted.length >> 1]?.toFixed(0)} (${runs}) |`,
+      );
+      console.log(`  top: ${top}`);
+    }
+  } finally {
+    await db.dropDatabase().catch(() => undefined);
+    await monitored.close();
+    await embedded?.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+/**
+ * The sizes of each section per benchmark mode. `smoke` proves the pipeline end to end in seconds; `quick` stores up
+ * to 100,000 hits and fits in ten minutes on two cores against FerretDB; `full` stores up to 1,000,000 and fits in
+ * an hour. Query data sizes are the same on every engine (the comparison at a million hits is the point);
+ * FerretDB gets fewer repetitions per cell, because it scans whole tables.
+ */
+import type { BenchMode } from './BenchOptions';
+
+export interface SchemaGrowthSizes {
+  readonly days: number;
+  /** One write every `minuteStride` simulated minutes (1 = every minute, as in the seed). */
+  readonly minuteStride: number;
+  readonly hitsPerMinute: number;
+  readonly measures: number;
+}
+
+export interface IngestSizes {
+  readonly pages: number;
+  readonly durationMs: number;
+  readonly maxHits: number;
+}
+
+export interface QuerySizes {
+  readonly pages: number;
+  /** Raw-event counts, ascending: the data sizes at which every query is timed. */
+  readonly dataSizes: readonly number[];
+  readonly maxIterations: number;
+  readonly minIterations: number;
+  readonly budgetMs: number;
+}
+
+export interface ModeSizes {
+  readonly schemaGrowth: SchemaGrowthSizes;
+  readonly ingest: IngestSizes;
+  readonly queries: QuerySizes;
+}
+
+export function sizesFor(mode: BenchMode, engine: 'MongoDB' | 'FerretDB'): ModeSizes {
+  const slow = engine === 'FerretDB';
+  switch (mode) {
+    case 'smoke':
+      return {
+        schemaGrowth: { days: 1, minuteStride: 60, hitsPerMinute: 1, measures: 1 },
+        ingest: { pages: 5, durationMs: 300, maxHits: 300 },
+        queries: { pages: 20, dataSizes: [100, 1_000], maxIterations: 2, minIterations: 1, budgetMs: 300 },
+      };
+    case 'quick':
+      return {
+        schemaGrowth: { days: 1, minuteStride: slow ? 5 : 1, hitsPerMinute: 1, measures: slow ? 1 : 4 },
+        ingest: { pages: slow ? 20 : 50, durationMs: slow ? 3_000 : 8_000, maxHits: slow ? 20_000 : 200_000 },
+        queries: {
+          pages: 50,
+          dataSizes: [1_000, 10_000, 100_000],
+          maxIterations: slow ? 10 : 50,
+          minIterations: 3,
+          budgetMs: slow ? 1_500 : 3_000,
+        },
+      };
+    case 'full':
+      return {
+        schemaGrowth: { days: 2, minuteStride: 1, hitsPerMinute: slow ? 1 : 5, measures: slow ? 1 : 10 },
+        ingest: { pages: 500, durationMs: slow ? 15_000 : 30_000, maxHits: 1_000_000 },
+        queries: {
+          pages: 200,
+          dataSizes: [1_000, 10_000, 100_000, 1_000_000],
+          // On FerretDB a raw-event query at 1,000,000 hits scans the table (about 20 s): three samples each.
+          maxIterations: slow ? 20 : 200,
+          minIterations: slow ? 3 : 5,
+          budgetMs: slow ? 6_000 : 10_000,
+        },
+      };
+  }
+}
