@@ -99,7 +99,7 @@ export function parseOptions<const S extends OptionSpecs>(argv: readonly string[
   const given = new Set<string>();
   const positionals = Object.keys(specs).filter((name) => specs[name]?.kind === 'positional');
   const refuse = (arg: string): never => {
-    throw new Error(`unknown argument ${JSON.stringify(arg)}; expected ${usageOf(specs)}`);
+    throw new Error(`unknown argument ${JSON.stringify(arg)}; expected ${usageOf(specs) || 'no arguments'}`);
   };
   for (const [name, spec] of Object.entries(specs)) {
     if (spec.kind === 'flag') values[name] = false;

@@ -56,7 +56,7 @@ describe('parseOptions', () => {
 
   it('gives probes without options an empty object and refuses any argument', () => {
     expect(parseOptions([], {})).toEqual({});
-    expect(() => parseOptions(['--rounds', '3'], {})).toThrow('unknown argument "--rounds"; expected ');
+    expect(() => parseOptions(['--rounds', '3'], {})).toThrow('unknown argument "--rounds"; expected no arguments');
   });
 });
 
