@@ -26,6 +26,13 @@ export interface LogFields {
   status: number | undefined;
   userAgent: string | undefined;
   host: string | undefined;
+  /** `$http_referer`, as logged (escapes not undone). */
+  referrer: string | undefined;
+  /**
+   * The client's address: the first address of `$http_x_forwarded_for` when the format logs one (the client
+   * behind the proxies), else `$remote_addr`. Not validated here.
+   */
+  clientAddress: string | undefined;
 }
 
 export type MatchResult = { ok: true; fields: LogFields } | { ok: false; reason: string };
@@ -44,7 +51,14 @@ export class LogFormatError extends Error {
   }
 }
 
-type Slot = 'time_local' | 'time_iso8601' | 'msec' | Exclude<keyof LogFields, 'at'> | 'ignored';
+type Slot =
+  | 'time_local'
+  | 'time_iso8601'
+  | 'msec'
+  | Exclude<keyof LogFields, 'at' | 'clientAddress'>
+  | 'remote_addr'
+  | 'forwarded_for'
+  | 'ignored';
 
 const SLOTS: Readonly<Record<string, Slot>> = {
   time_local: 'time_local',
@@ -59,6 +73,9 @@ const SLOTS: Readonly<Record<string, Slot>> = {
   query_string: 'args',
   status: 'status',
   http_user_agent: 'userAgent',
+  http_referer: 'referrer',
+  remote_addr: 'remote_addr',
+  http_x_forwarded_for: 'forwarded_for',
   host: 'host',
   http_host: 'host',
   server_name: 'host',
@@ -112,6 +129,7 @@ export function compileLogFormat(format: string, options: CompileOptions = {}): 
   const provides = new Set<keyof LogFields>(['at']);
   for (const slot of slots) {
     if (slot === 'request') provides.add('method').add('uri').add('args');
+    else if (slot === 'remote_addr' || slot === 'forwarded_for') provides.add('clientAddress');
     else if (slot !== 'time_local' && slot !== 'time_iso8601' && slot !== 'msec' && slot !== 'ignored') {
       provides.add(slot);
     }
@@ -132,6 +150,8 @@ function matchLine(line: string, prefix: string, steps: readonly Step[], exactEn
     status: undefined,
     userAgent: undefined,
     host: undefined,
+    referrer: undefined,
+    clientAddress: undefined,
   };
   let position = prefix.length;
   for (const step of steps) {
@@ -181,6 +201,16 @@ function store(fields: LogFields, slot: Slot, text: string): string | undefined 
       return undefined;
     case 'ignored':
       return undefined;
+    case 'remote_addr':
+      // A forwarded-for address, wherever the format puts it, names the client better than the last proxy.
+      if (text !== '-' && text !== '') fields.clientAddress ??= text;
+      return undefined;
+    case 'forwarded_for': {
+      const comma = text.indexOf(',');
+      const first = (comma < 0 ? text : text.slice(0, comma)).trim();
+      if (first !== '-' && first !== '') fields.clientAddress = first;
+      return undefined;
+    }
     default:
       if (text !== '-' && text !== '') fields[slot] = text;
       return undefined;

@@ -23,4 +23,17 @@ export enum RejectReason {
   ID_EMPTY = 'ID_EMPTY',
   ID_TOO_LONG = 'ID_TOO_LONG',
   ID_HAS_CONTROL = 'ID_HAS_CONTROL',
+  /** Dimensions (issue 20): a referrer, page URL or User-Agent longer than any browser sends. */
+  REFERRER_TOO_LONG = 'REFERRER_TOO_LONG',
+  PAGE_URL_TOO_LONG = 'PAGE_URL_TOO_LONG',
+  USER_AGENT_TOO_LONG = 'USER_AGENT_TOO_LONG',
+  /** Dimensions: a client IP that is not an IPv4 or IPv6 address. */
+  CLIENT_IP_MALFORMED = 'CLIENT_IP_MALFORMED',
+  /** Dimensions: an explicit value that is empty, too long or holds control characters. */
+  DIMENSION_VALUE_EMPTY = 'DIMENSION_VALUE_EMPTY',
+  DIMENSION_VALUE_TOO_LONG = 'DIMENSION_VALUE_TOO_LONG',
+  DIMENSION_VALUE_HAS_CONTROL = 'DIMENSION_VALUE_HAS_CONTROL',
+  /** Dimensions: an explicit country that is not an ISO 3166-1 alpha-2 code, a device outside the classes. */
+  COUNTRY_NOT_ISO_CODE = 'COUNTRY_NOT_ISO_CODE',
+  DEVICE_NOT_KNOWN = 'DEVICE_NOT_KNOWN',
 }

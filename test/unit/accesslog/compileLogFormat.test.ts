@@ -14,12 +14,25 @@ describe('compileLogFormat', () => {
     [
       'combined',
       `203.0.113.7 - - [10/Oct/2000:13:55:36 -0700] "GET /a?b=1 HTTP/1.1" 200 2326 "http://x/" "${UA}"`,
-      { at: Date.UTC(2000, 9, 10, 20, 55, 36), request: 'GET /a?b=1 HTTP/1.1', status: 200, userAgent: UA },
+      {
+        at: Date.UTC(2000, 9, 10, 20, 55, 36),
+        request: 'GET /a?b=1 HTTP/1.1',
+        status: 200,
+        userAgent: UA,
+        referrer: 'http://x/',
+        clientAddress: '203.0.113.7',
+      },
     ],
     [
       'combined',
       `203.0.113.7 - frank [10/Oct/2000:13:55:36 -0700] "GET / HTTP/1.1" 304 0 "-" "${UA}" "198.51.100.1" extra`,
-      { at: Date.UTC(2000, 9, 10, 20, 55, 36), request: 'GET / HTTP/1.1', status: 304, userAgent: UA },
+      {
+        at: Date.UTC(2000, 9, 10, 20, 55, 36),
+        request: 'GET / HTTP/1.1',
+        status: 304,
+        userAgent: UA,
+        clientAddress: '203.0.113.7',
+      },
     ],
     [
       'combined',
@@ -29,12 +42,18 @@ describe('compileLogFormat', () => {
         request: 'GET /q\\"uote HTTP/1.1',
         status: 200,
         userAgent: 'say \\"hi\\"',
+        clientAddress: '::1',
       },
     ],
     [
       'common',
       '203.0.113.7 - - [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326',
-      { at: Date.UTC(2000, 9, 10, 20, 55, 36), request: 'GET /apache_pb.gif HTTP/1.0', status: 200 },
+      {
+        at: Date.UTC(2000, 9, 10, 20, 55, 36),
+        request: 'GET /apache_pb.gif HTTP/1.0',
+        status: 200,
+        clientAddress: '203.0.113.7',
+      },
     ],
     [
       '$host $remote_addr [$time_local] "$request" $status "$http_user_agent"',
@@ -45,7 +64,33 @@ describe('compileLogFormat', () => {
         request: 'GET / HTTP/2.0',
         status: 200,
         userAgent: UA,
+        clientAddress: '203.0.113.7',
       },
+    ],
+    [
+      '$remote_addr [$time_local] "$request" "$http_referer" "$http_x_forwarded_for"',
+      '10.0.0.2 [10/Oct/2000:13:55:36 +0000] "GET / HTTP/1.1" "https://www.google.com/" "198.51.100.9, 10.0.0.1"',
+      {
+        at: Date.UTC(2000, 9, 10, 13, 55, 36),
+        request: 'GET / HTTP/1.1',
+        referrer: 'https://www.google.com/',
+        clientAddress: '198.51.100.9',
+      },
+    ],
+    [
+      '"$http_x_forwarded_for" $remote_addr [$time_local] "$request"',
+      '"2001:db8::9" 10.0.0.2 [10/Oct/2000:13:55:36 +0000] "GET / HTTP/1.1"',
+      { at: Date.UTC(2000, 9, 10, 13, 55, 36), request: 'GET / HTTP/1.1', clientAddress: '2001:db8::9' },
+    ],
+    [
+      '$remote_addr [$time_local] "$request" "$http_x_forwarded_for"',
+      '10.0.0.2 [10/Oct/2000:13:55:36 +0000] "GET / HTTP/1.1" "-"',
+      { at: Date.UTC(2000, 9, 10, 13, 55, 36), request: 'GET / HTTP/1.1', clientAddress: '10.0.0.2' },
+    ],
+    [
+      '$remote_addr [$time_local] "$request" "$http_referer"',
+      '- [10/Oct/2000:13:55:36 +0000] "GET / HTTP/1.1" ""',
+      { at: Date.UTC(2000, 9, 10, 13, 55, 36), request: 'GET / HTTP/1.1' },
     ],
     [
       '${time_iso8601}|$http_host|$request_method|$request_uri|$status',
@@ -101,7 +146,25 @@ describe('compileLogFormat', () => {
   });
 
   it('says which fields a format provides', () => {
-    expect([...compileLogFormat('common').provides].sort()).toEqual(['args', 'at', 'method', 'status', 'uri']);
+    expect([...compileLogFormat('common').provides].sort()).toEqual([
+      'args',
+      'at',
+      'clientAddress',
+      'method',
+      'status',
+      'uri',
+    ]);
+    expect([...compileLogFormat('combined').provides].sort()).toEqual([
+      'args',
+      'at',
+      'clientAddress',
+      'method',
+      'referrer',
+      'status',
+      'uri',
+      'userAgent',
+    ]);
+    expect(compileLogFormat('[$time_local] "$request" $http_x_forwarded_for').provides.has('clientAddress')).toBe(true);
     expect(compileLogFormat('$host [$time_local] "$request"').provides.has('host')).toBe(true);
   });
 });
