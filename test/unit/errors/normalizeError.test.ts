@@ -5,7 +5,8 @@
 import { GraphQLError } from 'graphql';
 import { RejectReason } from '../../../src/domain/RejectReason';
 import { InputRejectedError } from '../../../src/domain/InputRejectedError';
-import { AppError, STATUS_OF_CODE } from '../../../src/errors/AppError';
+import { STATUS_OF_CODE } from '../../../src/errors/AppError';
+import type { AppError } from '../../../src/errors/AppError';
 import { BadRequestError } from '../../../src/errors/BadRequestError';
 import { BadUserInputError } from '../../../src/errors/BadUserInputError';
 import { ForbiddenError } from '../../../src/errors/ForbiddenError';
