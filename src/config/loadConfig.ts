@@ -206,7 +206,7 @@ function readConfig(env: Env): Config {
     limits: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 6, 1, 100),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10_000),
-      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 2_000, 10, 1_000_000),
+      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 15_000, 10, 1_000_000),
       maxRootFields: integer(env, 'GRAPHQL_MAX_ROOT_FIELDS', 30, 1, 10_000),
       maxBucketsPerRequest: integer(env, 'QUERY_MAX_BUCKETS_PER_REQUEST', 100_000, 1, 100_000_000),
       maxBodyBytes: integer(env, 'HTTP_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

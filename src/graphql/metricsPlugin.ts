@@ -1,9 +1,11 @@
 /**
- * Counts and times GraphQL requests by operation name. Names are client-chosen, so only well-formed ones
- * become labels, and past a cap new names fold into "other" to bound cardinality. WebSocket operations use
- * the same labeller (attachSubscriptions), so both transports show up in the same series.
+ * Counts and times GraphQL requests by operation name, and counts a request refused as a whole (no data) with
+ * countRejection. Names are client-chosen, so only well-formed ones become labels, and past a cap new names fold
+ * into "other" to bound cardinality. WebSocket operations use the same labeller and countRejection
+ * (attachSubscriptions), so both transports show up in the same series.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
+import { countRejection } from '../metrics/countRejection';
 import type { Metrics } from '../metrics/createMetrics';
 
 const MAX_OPERATION_LABELS = 200;
@@ -38,13 +40,9 @@ export function metricsPlugin<TContext extends object>(
             (response.body.kind === 'single' && (response.body.singleResult.errors?.length ?? 0) > 0);
           stop({ operation });
           metrics.graphqlRequests.inc({ operation, outcome: failed ? 'error' : 'ok' });
-          // A whole request refused (no data) by a limit or a key: counted by code and limit.
+          // No data at all: the request was refused as a whole, before execution. Its first error, as sent, says why.
           if (response.body.kind === 'single' && response.body.singleResult.data === undefined) {
-            const first = response.body.singleResult.errors?.[0]?.extensions;
-            const code = first?.code;
-            if (code === 'LIMIT_EXCEEDED' || code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') {
-              metrics.rejectedRequests.inc({ code, limit: typeof first?.limit === 'string' ? first.limit : '' });
-            }
+            countRejection(metrics, response.body.singleResult.errors?.[0]?.extensions);
           }
         },
       };

@@ -7,6 +7,7 @@ export interface Metrics {
   readonly graphqlDuration: Histogram<'operation'>;
   readonly mongodbCommands: Counter<'command'>;
   readonly beaconRequests: Counter<'outcome'>;
+  /** Whole-request refusals; counted only through countRejection, which says what one is. */
   readonly rejectedRequests: Counter<'code' | 'limit'>;
 }
 
@@ -42,7 +43,7 @@ export function createMetrics(): Metrics {
     }),
     rejectedRequests: new Counter({
       name: 'tally_requests_rejected_total',
-      help: 'Requests refused before execution, by error code and (for LIMIT_EXCEEDED) the limit.',
+      help: 'Requests (HTTP, or WebSocket operations and messages) refused as a whole before execution for their size, rate, credentials or form, by error code and (LIMIT_EXCEEDED, RATE_LIMITED) the limit.',
       labelNames: ['code', 'limit'],
       registers: [registry],
     }),

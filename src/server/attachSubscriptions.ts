@@ -1,29 +1,29 @@
 /**
  * GraphQL over WebSocket (the graphql-ws protocol) on the HTTP server's own port and path /graphql: same
- * schema, a fresh context (fresh DataLoaders) per operation, the HTTP errors' formatting, and the same
- * guards as HTTP: the key from `connectionParams.authorization` (or the upgrade request's Authorization
- * header), token/depth/alias limits, checkOperation (scopes, sites, summed costs), plus live operations per
- * connection and per process, and a maximum message size. Every operation is counted in
- * tally_graphql_requests_total and logged, like an HTTP request.
+ * schema, a fresh context (fresh DataLoaders) per operation, the same formatError, and the same steps before
+ * execution as HTTP through prepareOperation (token, depth and alias limits, graphql-js validation,
+ * checkOperation's scopes, sites and summed costs), with the key from `connectionParams.authorization` (or the
+ * upgrade request's Authorization header). Its own limits: live operations per connection and per process, and a
+ * maximum message size. Every operation is counted in tally_graphql_requests_total and logged, like an HTTP
+ * request; a refused one, or a protocol violation, also through countRejection.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { getOperationAST, GraphQLError, parse, specifiedRules, validate } from 'graphql';
-import type { DocumentNode, ExecutionArgs, GraphQLFormattedError, GraphQLSchema, ValidationRule } from 'graphql';
+import type { ExecutionArgs, GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationRule } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { KeyRing } from '../auth/KeyRing';
 import type { Principal } from '../auth/Principal';
-import { AppError } from '../errors/AppError';
-import { BadRequestError } from '../errors/BadRequestError';
 import { LimitExceededError } from '../errors/LimitExceededError';
+import { normalizeError } from '../errors/normalizeError';
 import type { Context } from '../graphql/Context';
-import type { createFormatError } from '../graphql/formatError';
-import { checkOperation } from '../graphql/guard/checkOperation';
+import type { FormatError } from '../graphql/formatError';
 import type { RequestLimits } from '../graphql/guard/RequestLimits';
 import { toGraphQLError } from '../graphql/guard/toGraphQLError';
 import type { OperationLabel } from '../graphql/metricsPlugin';
+import { createOperationPreparer } from '../graphql/prepareOperation';
 import type { Logger } from '../logging/createLogger';
+import { countRejection } from '../metrics/countRejection';
 import type { Metrics } from '../metrics/createMetrics';
 
 export interface Subscriptions {
@@ -44,7 +44,7 @@ export function attachSubscriptions(options: {
   server: Server;
   schema: GraphQLSchema;
   context: (principal: Principal) => Promise<Context>;
-  formatError: ReturnType<typeof createFormatError>;
+  formatError: FormatError;
   keyRing: KeyRing;
   limits: WebSocketLimits;
   validationRules: readonly ValidationRule[];
@@ -55,7 +55,7 @@ export function attachSubscriptions(options: {
   const { formatError, limits, schema, metrics, logger } = options;
   const format = (errors: readonly { toJSON(): GraphQLFormattedError }[]): GraphQLFormattedError[] =>
     errors.map((error) => formatError(error.toJSON(), error));
-  const rules = [...specifiedRules, ...options.validationRules];
+  const prepare = createOperationPreparer({ schema, validationRules: options.validationRules, limits });
   const principals = new WeakMap<object, Principal>();
   const connections = new Set<Connection>();
   const live = (): number => {
@@ -93,10 +93,10 @@ export function attachSubscriptions(options: {
       const code = (args[0] as { code?: unknown } | undefined)?.code;
       if (event === 'error' && typeof code === 'string' && code.startsWith('WS_ERR_')) {
         const tooLarge = code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
-        metrics.rejectedRequests.inc({
-          code: tooLarge ? 'LIMIT_EXCEEDED' : 'BAD_REQUEST',
-          limit: tooLarge ? 'WS_MAX_MESSAGE_BYTES' : '',
-        });
+        countRejection(
+          metrics,
+          tooLarge ? { code: 'LIMIT_EXCEEDED', limit: 'WS_MAX_MESSAGE_BYTES' } : { code: 'BAD_REQUEST' },
+        );
         logger.info({ transport: 'websocket', code }, 'closed a WebSocket that broke the protocol or a size limit');
         return true;
       }
@@ -117,83 +117,49 @@ export function attachSubscriptions(options: {
       },
       async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
         const started = performance.now();
-        let operationLabel = options.label(payload.operationName);
-        const refuse = (error: unknown): readonly GraphQLError[] => {
-          const errors = (Array.isArray(error) ? error : [error]).map((one) =>
-            one instanceof GraphQLError ? one : (toGraphQLError(one) as GraphQLError),
-          );
-          const first = errors[0]?.originalError;
-          if (first instanceof AppError) {
-            metrics.rejectedRequests.inc({
-              code: first.code,
-              limit: first instanceof LimitExceededError ? first.limit : '',
-            });
-          }
-          record(operationLabel, 'error', started, first instanceof AppError ? first.code : undefined);
+        const refuse = (errors: readonly GraphQLError[], operation: string): readonly GraphQLError[] => {
+          const first = normalizeError(errors[0]).extensions;
+          countRejection(metrics, first);
+          record(operation, 'error', started, first.code);
           return errors;
         };
         // The operation being subscribed is already in ctx.subscriptions.
         const onConnection = Object.keys(ctx.subscriptions).length;
         if (onConnection > limits.maxSubscriptionsPerConnection) {
-          return refuse(
-            new LimitExceededError(
-              'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
-              limits.maxSubscriptionsPerConnection,
-              onConnection,
-              'the number of live operations on this connection',
-              429,
-            ),
+          const limit = new LimitExceededError(
+            'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
+            limits.maxSubscriptionsPerConnection,
+            onConnection,
+            'the number of live operations on this connection',
+            429,
           );
+          return refuse([toGraphQLError(limit)], options.label(payload.operationName));
         }
         const total = live();
         if (total > limits.maxSubscriptions) {
-          return refuse(
-            new LimitExceededError(
-              'WS_MAX_SUBSCRIPTIONS',
-              limits.maxSubscriptions,
-              total,
-              'the number of live operations on this server',
-              503,
-            ),
+          const limit = new LimitExceededError(
+            'WS_MAX_SUBSCRIPTIONS',
+            limits.maxSubscriptions,
+            total,
+            'the number of live operations on this server',
+            503,
           );
+          return refuse([toGraphQLError(limit)], options.label(payload.operationName));
         }
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query, { maxTokens: limits.maxTokens });
-        } catch (error) {
-          return refuse(error instanceof GraphQLError ? withCode(error, 'GRAPHQL_PARSE_FAILED') : error);
-        }
-        const errors = validate(schema, document, rules);
-        if (errors.length > 0) return refuse(errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')));
-        const operation = getOperationAST(document, payload.operationName);
-        if (!operation) {
-          return refuse(
-            new BadRequestError('the document must hold exactly one operation, or name one in operationName'),
-          );
-        }
-        // Like Apollo's, the label is the name of the operation executed, whether or not the client sent it.
-        operationLabel = options.label(operation.name?.value);
         const principal = principals.get(ctx) ?? { kind: 'anonymous' };
-        try {
-          checkOperation(
-            {
-              schema,
-              document,
-              operation,
-              variables: payload.variables ?? undefined,
-              principal,
-              transport: 'websocket',
-            },
-            limits,
-          );
-        } catch (error) {
-          if (error instanceof AppError) return refuse(error);
-          throw error;
-        }
-        record(operationLabel, 'ok', started);
+        const prepared = prepare({
+          query: payload.query,
+          variables: payload.variables,
+          operationName: payload.operationName,
+          principal,
+          transport: 'websocket',
+        });
+        if (!prepared.ok) return refuse(prepared.errors, options.label(payload.operationName));
+        // Like Apollo's, the label is the name of the operation executed, whether or not the client sent it.
+        record(options.label(prepared.operation.name?.value), 'ok', started);
         return {
           schema,
-          document,
+          document: prepared.document,
           operationName: payload.operationName,
           variableValues: payload.variables,
           contextValue: await options.context(principal),
@@ -206,16 +172,4 @@ export function attachSubscriptions(options: {
     wss,
   );
   return { close: () => Promise.resolve(disposable.dispose()) };
-}
-
-/** graphql-js's request errors carry no code; Apollo adds these same ones over HTTP. */
-function withCode(error: GraphQLError, code: string): GraphQLError {
-  if (error.extensions.code !== undefined) return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, code },
-  });
 }

@@ -3,7 +3,8 @@
  * `text/plain`, or `fetch` with `application/json`). The body names a public site key; the request's Origin
  * must be one the key allows, and CORS headers go only to origins some site key allows. Bots (isbot) get the
  * same 204 but are not counted. The hit goes through HitIngest: same validation, limits and group commit as
- * `recordHit`. Contract: /work/briefs/contracts.md "Beacon endpoint".
+ * `recordHit`. Refusals are thrown to installErrorHandler (status and body from normalizeError), with the CORS
+ * headers already set. Contract: /work/briefs/contracts.md "Beacon endpoint".
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
@@ -14,7 +15,6 @@ import { UnauthenticatedError } from '../errors/UnauthenticatedError';
 import { describe } from '../errors/describe';
 import type { HitIngest } from '../ingest/HitIngest';
 import type { Metrics } from '../metrics/createMetrics';
-import { appErrorBody } from './installErrorHandler';
 import { AppError } from '../errors/AppError';
 
 /** Fixed by the contract: a beacon is a few hundred bytes; 4 KB leaves room for a long page. */
@@ -41,7 +41,7 @@ export function registerBeaconRoute(
   app.options('/api/hit', async (request, reply) => {
     if (!cors(request, reply)) {
       count('origin_not_allowed');
-      return reply.code(403).send(appErrorBody(new ForbiddenError('this origin may not send hits')));
+      throw new ForbiddenError('this origin may not send hits');
     }
     return reply
       .code(204)
@@ -96,9 +96,9 @@ export function registerBeaconRoute(
         count('counted');
         return reply.code(204).send();
       } catch (error) {
-        if (error instanceof AppError) {
-          if (error.code === 'BAD_USER_INPUT' || error.code === 'BAD_REQUEST') count('invalid');
-          return reply.code(error.httpStatus).send(appErrorBody(error));
+        // Answered by installErrorHandler, like every route's refusal; counted here by the beacon's own outcome.
+        if (error instanceof AppError && (error.code === 'BAD_USER_INPUT' || error.code === 'BAD_REQUEST')) {
+          count('invalid');
         }
         throw error;
       }

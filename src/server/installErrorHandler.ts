@@ -1,47 +1,30 @@
 /**
- * Errors of the plain (non-GraphQL) routes and of Fastify itself (body too large, bad JSON, unsupported
- * content type, rate limit) in the GraphQL error shape: `{"errors":[{"message","extensions":{"code"}}]}`
- * with a 4xx status. Anything unexpected is logged with its stack and answered 500 without details.
+ * Errors of the plain (non-GraphQL) routes and of Fastify itself (body too large, bad JSON, unsupported content
+ * type, rate limit, no such route), in the GraphQL error shape `{"errors":[{"message","extensions"}]}` with
+ * normalizeError's status and extensions. Routes (beacon, export, /metrics) throw their AppErrors here; every one
+ * of these answers refuses a whole request, so each goes through countRejection once. Anything unexpected is
+ * logged with its stack and answered 500 without details.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/AppError';
 import { LimitExceededError } from '../errors/LimitExceededError';
-import { RateLimitedError } from '../errors/RateLimitedError';
-import { MAX_MESSAGE_LENGTH } from '../graphql/formatError';
+import { normalizeError } from '../errors/normalizeError';
+import { NotFoundError } from '../errors/NotFoundError';
+import { countRejection } from '../metrics/countRejection';
 import type { Metrics } from '../metrics/createMetrics';
 
-export interface ErrorBody {
-  readonly errors: ReadonlyArray<{ message: string; extensions: Record<string, unknown> }>;
-}
-
-export function errorBody(message: string, extensions: Record<string, unknown>): ErrorBody {
-  const shown = message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
-  return { errors: [{ message: shown, extensions }] };
-}
-
-export function appErrorBody(error: AppError): ErrorBody {
-  return errorBody(error.message, {
-    code: error.code,
-    ...(error instanceof LimitExceededError
-      ? { limit: error.limit, max: error.max, ...(error.value === undefined ? {} : { value: error.value }) }
-      : {}),
-    ...(error instanceof RateLimitedError ? { limit: error.limit, max: error.max } : {}),
-    ...('reason' in error && typeof error.reason === 'string' ? { reason: error.reason } : {}),
-  });
-}
-
 export function installErrorHandler(app: FastifyInstance, options: { maxBodyBytes: number; metrics: Metrics }): void {
-  const rejected = (error: AppError): void => {
-    const limit = error instanceof LimitExceededError || error instanceof RateLimitedError ? error.limit : '';
-    options.metrics.rejectedRequests.inc({ code: error.code, limit });
+  const send = (request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply => {
+    const normalized = normalizeError(error);
+    if (normalized.masked) request.log.error({ err: error, url: request.url }, 'unexpected error in a route');
+    countRejection(options.metrics, normalized.extensions);
+    return reply
+      .code(normalized.status)
+      .send({ errors: [{ message: normalized.message, extensions: normalized.extensions }] });
   };
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
-    if (error instanceof AppError) {
-      rejected(error);
-      return reply.code(error.httpStatus).send(appErrorBody(error));
-    }
-    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
-    if (status === 413) {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    // Fastify's own body limit (FST_ERR_CTP_BODY_TOO_LARGE), named like every other limit.
+    if (!(error instanceof AppError) && 'statusCode' in error && error.statusCode === 413) {
       const length = Number(request.headers['content-length']);
       const routeLimit = request.routeOptions.config as { bodyLimitName?: string } | undefined;
       const limit = new LimitExceededError(
@@ -51,17 +34,11 @@ export function installErrorHandler(app: FastifyInstance, options: { maxBodyByte
         'the request body in bytes',
         413,
       );
-      rejected(limit);
-      return reply.code(413).send(appErrorBody(limit));
+      return send(request, reply, limit);
     }
-    if (status >= 400 && status < 500) {
-      // Fastify's client errors (FST_ERR_CTP_*): their messages describe the request, never the server.
-      return reply.code(status).send(errorBody(error.message, { code: 'BAD_REQUEST' }));
-    }
-    request.log.error({ err: error }, 'unexpected error in a route');
-    return reply.code(500).send(errorBody('Internal server error', { code: 'INTERNAL_SERVER_ERROR' }));
+    return send(request, reply, error);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorBody(`no route ${request.method} ${request.url.split('?')[0]}`, { code: 'NOT_FOUND' })),
+    send(request, reply, new NotFoundError(`no route ${request.method} ${request.url.split('?')[0]}`)),
   );
 }

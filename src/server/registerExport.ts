@@ -1,12 +1,12 @@
 /**
  * `GET /export`: any series (a page's, or a site's totals when `page` is absent) as a streamed CSV or NDJSON file.
  * Parameters: site, page?, from, to (ISO-8601 with offset), granularity (default DAY), timeZone (default UTC),
- * format (csv | ndjson, default csv). Everything is validated before the first byte is sent, so a bad request is a
- * 4xx with the GraphQL error shape; rows then stream chunk by chunk (exportSeries). The optional `authorize` hook
- * runs before any read (the security branch's read-scope check plugs in here).
+ * format (csv | ndjson, default csv). Everything is validated before the first byte is sent, and a refusal is thrown
+ * to installErrorHandler (a 4xx with the GraphQL error shape); rows then stream chunk by chunk (exportSeries). The
+ * optional `authorize` hook runs before any read (the security branch's read-scope check plugs in here).
  */
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/AppError';
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { describe } from '../errors/describe';
@@ -21,7 +21,10 @@ import { Granularity } from '../time/Granularity';
 import { EXPORT_CONTENT_TYPES, exportHeader, exportRows } from './exportFormats';
 import type { ExportFormat } from './exportFormats';
 
-/** Throws a typed error (UNAUTHENTICATED, FORBIDDEN, …) when the request may not read `site`. */
+/**
+ * Throws a typed error when the request may not read `site`: an AppError (UNAUTHENTICATED, FORBIDDEN, …), or any
+ * error carrying one of their codes as `code` (normalizeError gives it that code's status).
+ */
 export type ExportAuthorize = (request: FastifyRequest, site: string) => Promise<void>;
 
 /** What an export reads with; resolved per request, since the server listens before the database is ready. */
@@ -38,29 +41,16 @@ export interface ExportRouteOptions {
   readonly authorize?: ExportAuthorize | undefined;
 }
 
-const STATUS: Record<string, number> = {
-  BAD_USER_INPUT: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  SERVICE_UNAVAILABLE: 503,
-};
 const FORMATS: readonly ExportFormat[] = ['csv', 'ndjson'];
 const PARAMETERS = new Set(['site', 'page', 'from', 'to', 'granularity', 'timeZone', 'format']);
 
 export function registerExport(app: FastifyInstance, options: ExportRouteOptions): void {
   app.get('/export', async (request, reply) => {
-    let series: SeriesRequest;
-    let format: ExportFormat;
-    let deps: ExportDeps;
-    try {
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      format = parseFormat(query.format);
-      deps = options.deps();
-      series = parseExportRequest(query, deps.limits, options.clock());
-      await options.authorize?.(request, series.site);
-    } catch (error) {
-      return sendError(reply, error, options.logger);
-    }
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const format = parseFormat(query.format);
+    const deps = options.deps();
+    const series = parseExportRequest(query, deps.limits, options.clock());
+    await options.authorize?.(request, series.site);
     const filename = `tally-${series.site.replace(/[^A-Za-z0-9._-]/g, '_')}-${series.granularity.toLowerCase()}.${format}`;
     reply
       .header('content-type', EXPORT_CONTENT_TYPES[format])
@@ -144,34 +134,4 @@ function dateTime(query: Record<string, unknown>, name: 'from' | 'to'): Date {
     if (error instanceof AppError) throw new BadUserInputError(`${name}: ${error.message}`, name);
     throw error;
   }
-}
-
-function sendError(reply: FastifyReply, error: unknown, logger: Logger): FastifyReply {
-  const code = errorCode(error);
-  const status = code === undefined ? undefined : STATUS[code];
-  if (code === undefined || status === undefined) {
-    logger.error({ err: error }, 'unexpected error in GET /export');
-    return reply
-      .code(500)
-      .send({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-  }
-  const field = (error as { field?: unknown }).field;
-  return reply.code(status).send({
-    errors: [
-      {
-        message: (error as Error).message,
-        extensions: { code, ...(typeof field === 'string' ? { field } : {}) },
-      },
-    ],
-  });
-}
-
-/** Our AppErrors, or any typed error carrying `code` or `extensions.code` (e.g. the auth hook's). */
-function errorCode(error: unknown): string | undefined {
-  if (error instanceof AppError) return error.code;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const direct = (error as { code?: unknown }).code;
-  if (typeof direct === 'string' && direct in STATUS) return direct;
-  const nested = (error as { extensions?: { code?: unknown } }).extensions?.code;
-  return typeof nested === 'string' && nested in STATUS ? nested : undefined;
 }

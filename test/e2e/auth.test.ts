@@ -24,6 +24,13 @@ const OPS = {
   live: 'subscription { pageStatsLive(site: "a.example", page: "/", granularity: MINUTE, window: 120) { total } }',
 };
 
+/** A recordHits batch written as a literal, the way the README writes its example (GRAPHQL_MAX_TOKENS fits 1,000). */
+const hitsLiteral = (n: number): string =>
+  `mutation { recordHits(hits: [${Array.from(
+    { length: n },
+    (_, i) => `{ site: "a.example", page: "/literal/${i % 10}", count: 3, at: "2026-01-05T10:15:00Z" }`,
+  ).join(' ')}]) { accepted total } }`;
+
 let app: TestApp;
 
 beforeAll(async () => {
@@ -82,6 +89,13 @@ describe('API keys over HTTP', () => {
     expect(status).toBe(code === 'FORBIDDEN' ? 403 : 400);
     expect(body.errors).toEqual([{ message, extensions: { code } }]);
     expect(JSON.stringify(body)).not.toContain(SECRETS[key]);
+  });
+
+  it('accepts a 500-hit recordHits literal with an ingest key', async () => {
+    const { status, body } = await app.graphqlAs(bearer(SECRETS.pipeline), hitsLiteral(500));
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ recordHits: { accepted: 500, total: 1500 } });
   });
 
   it('refuses a request without a key as UNAUTHENTICATED', async () => {
@@ -180,6 +194,7 @@ describe('API keys over WebSocket (connectionParams.authorization)', () => {
   it.each([
     ['ingest', 'pipeline', OPS.ingest],
     ['admin', 'ops', OPS.admin],
+    ['a 500-hit recordHits literal', 'pipeline', hitsLiteral(500)],
   ] as const)('allows %s to the %s key', async (_what, key, query) => {
     const outcome = await wsOperation(client(`Bearer ${SECRETS[key]}`), query);
     expect(outcome.errors).toBeUndefined();

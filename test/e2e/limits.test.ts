@@ -3,6 +3,7 @@
  * naming the limit and the value, with a 4xx status, never a 5xx. Boundaries of the per-operation limits are
  * in test/unit/graphql/guard/limits.test.ts; here each limit once at its boundary through the real server.
  */
+import { getIntrospectionQuery } from 'graphql';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestApp } from '../support/startTestApp';
@@ -13,18 +14,111 @@ import { wsClient, wsOperation } from '../support/wsOperation';
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const aliased = (n: number, field = 'serverInfo { version }'): string =>
   `query Many { ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+/** A recordHits batch written as a literal, the way the README writes its example. */
+const hitsLiteral = (n: number): string =>
+  `mutation Batch { recordHits(hits: [${Array.from(
+    { length: n },
+    (_, i) => `{ site: "example.com", page: "/pricing/${i % 10}", count: 3, at: "2026-01-05T10:15:00Z" }`,
+  ).join(' ')}]) { accepted total } }`;
+/** `a { a { … } }`, `depth` fields deep: refused for its depth before anything else is said of it. */
+const nested = (depth: number): string => (depth === 1 ? 'a' : `a { ${nested(depth - 1)} }`);
+/** What introspection tools ask of one type: its fields' types down to `[T!]!` (three ofType deep: depth 7). */
+const TYPE_WITH_OF_TYPES =
+  '{ __type(name: "Mutation") { name fields { name type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }';
 const WEEK_OF_MINUTES =
   'pageStats(site: "s", page: "/", range: { from: "2026-11-14T00:00:00Z", to: "2026-11-21T00:00:00Z" }, granularity: MINUTE) { total values }';
 
 describe('limits at their defaults', () => {
   let app: TestApp;
+  const clients: Client[] = [];
+  const ws = (): Client => {
+    const client = wsClient(app.url);
+    clients.push(client);
+    return client;
+  };
 
   beforeAll(async () => {
     app = await startTestApp('limits_default', {}, () => NOW);
   });
 
   afterAll(async () => {
+    await Promise.all(clients.map((client) => client.dispose()));
     await app.stop();
+  });
+
+  it('accepts a 500-hit recordHits literal without keys on loopback, over HTTP and WebSocket', async () => {
+    const { status, body } = await app.graphql(hitsLiteral(500));
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ recordHits: { accepted: 500, total: 1500 } });
+    const outcome = await wsOperation(ws(), hitsLiteral(500));
+    expect(outcome).toEqual({ data: { recordHits: { accepted: 500, total: 1500 } } });
+  });
+
+  it('refuses a 30-level deep query naming GRAPHQL_MAX_DEPTH, over HTTP and WebSocket', async () => {
+    const refused = await app.graphql(`query Deep { ${nested(30)} }`);
+    expect(refused.status).toBe(400);
+    const depth = {
+      message: 'the depth of the operation is 30, more than the limit of 6 (GRAPHQL_MAX_DEPTH)',
+      extensions: { code: 'LIMIT_EXCEEDED', limit: 'GRAPHQL_MAX_DEPTH', max: 6, value: 30 },
+    };
+    expect(refused.body.errors?.[0]).toEqual(depth);
+    expect((await wsOperation(ws(), `query Deep { ${nested(30)} }`)).errors?.[0]).toEqual(depth);
+  });
+
+  it('serves a __type query nesting ofType three deep, over HTTP and WebSocket', async () => {
+    const { status, body } = await app.graphql<{ __type: { fields: Array<{ name: string; type: unknown }> } }>(
+      TYPE_WITH_OF_TYPES,
+    );
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+    const recordHits = body.data?.__type.fields.find((field) => field.name === 'recordHits');
+    expect(recordHits?.type).toEqual({
+      kind: 'NON_NULL',
+      name: null,
+      ofType: { kind: 'OBJECT', name: 'RecordHitsPayload', ofType: null },
+    });
+    expect(await wsOperation(ws(), TYPE_WITH_OF_TYPES)).toEqual({ data: body.data });
+  });
+
+  it.each([
+    ['the default introspection query', getIntrospectionQuery()],
+    ["GraphiQL's introspection query", getIntrospectionQuery({ inputValueDeprecation: true, schemaDescription: true })],
+  ])('serves %s, over HTTP and WebSocket', async (_what, query) => {
+    const { status, body } = await app.graphql<{ __schema: { types: unknown[] } }>(query);
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+    expect(body.data?.__schema.types.length).toBeGreaterThan(10);
+    const outcome = await wsOperation(ws(), query);
+    expect(outcome.errors).toBeUndefined();
+    expect(outcome.data).toEqual(body.data);
+  });
+
+  it('refuses introspection nested deeper than graphql-js allows, over HTTP and WebSocket', async () => {
+    const query = '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }';
+    const refused = await app.graphql(query);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0]).toMatchObject({
+      message: 'Maximum introspection depth exceeded',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    expect((await wsOperation(ws(), query)).errors?.[0]).toMatchObject({
+      message: 'Maximum introspection depth exceeded',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+  });
+
+  it('counts refusals the same way over HTTP and WebSocket', async () => {
+    const labels = { code: 'LIMIT_EXCEEDED', limit: 'GRAPHQL_MAX_DEPTH' };
+    const before = await app.metric('tally_requests_rejected_total', labels);
+    await app.graphql(`{ ${nested(7)} }`);
+    await wsOperation(ws(), `{ ${nested(7)} }`);
+    expect(await app.metric('tally_requests_rejected_total', labels)).toBe(before + 2);
+    const invalid = { code: 'GRAPHQL_VALIDATION_FAILED', limit: '' };
+    const invalidBefore = await app.metric('tally_requests_rejected_total', invalid);
+    await app.graphql('{ nope }');
+    await wsOperation(ws(), '{ nope }');
+    expect(await app.metric('tally_requests_rejected_total', invalid)).toBe(invalidBefore + 2);
   });
 
   it.each([200, 3000])('refuses %d aliased week-long MINUTE series with a typed error', async (n) => {

@@ -3,7 +3,7 @@
  * limit's variable and the value. Validation rules (depth, aliases) and the token limit run as the servers
  * run them; checkOperation (root fields, summed buckets/hits/impressions) against the real schema.
  */
-import { getOperationAST, GraphQLError, parse, specifiedRules, validate } from 'graphql';
+import { getOperationAST, GraphQLError, MaxIntrospectionDepthRule, parse, specifiedRules, validate } from 'graphql';
 import { OPEN } from '../../../../src/auth/Principal';
 import { AppError } from '../../../../src/errors/AppError';
 import { LimitExceededError } from '../../../../src/errors/LimitExceededError';
@@ -79,6 +79,26 @@ describe('per-operation limits', () => {
         '{ userImpressions(userId: "u") { ...E } } fragment E on ImpressionConnection { edges { node { itemId } } }',
       ),
     ).toEqual([{ limit: 'GRAPHQL_MAX_DEPTH', max: 3, value: 4 }]);
+  });
+
+  it('leaves the introspection root fields out of the depth, and still measures the fields beside them', () => {
+    const ofTypes = '{ __type(name: "Query") { fields { type { ofType { ofType { ofType { name } } } } } } }';
+    expect(limitErrors(ofTypes)).toEqual([]);
+    expect(limitErrors('{ __schema { types { fields { type { ofType { name } } } } } }')).toEqual([]);
+    expect(
+      limitErrors('{ __type(name: "Query") { name } userImpressions(userId: "u") { edges { node { itemId } } } }'),
+    ).toEqual([{ limit: 'GRAPHQL_MAX_DEPTH', max: 3, value: 4 }]);
+  });
+
+  it('counts an introspection field reached through a fragment (stricter, never looser)', () => {
+    expect(limitErrors('{ ...T } fragment T on Query { __type(name: "Query") { fields { type { name } } } }')).toEqual([
+      { limit: 'GRAPHQL_MAX_DEPTH', max: 3, value: 4 },
+    ]);
+  });
+
+  it("bounds introspection with graphql-js's MaxIntrospectionDepthRule, which both transports run", () => {
+    // Apollo validates with specifiedRules plus ours, and so does prepareOperation for graphql-ws.
+    expect(specifiedRules).toContain(MaxIntrospectionDepthRule);
   });
 
   it('accepts 4 aliases and refuses 5 naming GRAPHQL_MAX_ALIASES', () => {
