@@ -1,7 +1,7 @@
 /**
  * Assembles one tally instance from a Config. Start-up order: embedded database (when MONGODB_URI is unset) →
  * HTTP (app/startHttp: live at once, not ready) → stores (app/openStores: waits for the database, however long) →
- * background jobs (app/startBackgroundJobs) → services (app/createServices): ready.
+ * services (app/createServices): ready → background jobs (app/startBackgroundJobs).
  *
  * Invariants:
  * - close() undoes it in reverse, once however often it is called: WebSocket subscriptions, then HTTP stops
