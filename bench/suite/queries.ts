@@ -10,6 +10,7 @@ import { CounterStore } from '../../src/store/CounterStore';
 import type { DailyFields } from '../../src/store/dailyStats';
 import type { EngineInfo } from '../../src/store/EngineInfo';
 import type { SeriesDocumentRange } from '../../src/store/SeriesDocumentRange';
+import { writePolicyFor } from '../../src/store/WritePolicy';
 import { DAY_MS, HOUR_MS, MINUTE_MS, startOfDay, startOfMonth } from '../../src/time/buckets';
 import { GraphqlClient } from '../shared/GraphqlClient';
 import { documentsExamined } from './documentsExamined';
@@ -168,6 +169,7 @@ function storeOver(db: Db, engine: EngineInfo): CounterStore {
     client: db.client,
     db,
     engine,
+    policy: writePolicyFor(engine),
     writerDb: () => db,
     ping: () => Promise.resolve(true),
     close: () => Promise.resolve(),

@@ -13,7 +13,7 @@ import type { EmbeddedEngine } from '../store/embedded/EmbeddedDatabase';
 
 export type { EmbeddedEngine, LogLevel, NodeEnv };
 
-/** How counter documents are addressed: `auto` picks per engine (see src/store/counterUpsert.ts). */
+/** How counter documents are addressed: `auto` keeps the engine's write policy (src/store/WritePolicy.ts). */
 export type DocumentTargeting = 'auto' | 'shardKey' | 'idOnly';
 
 export interface Config {

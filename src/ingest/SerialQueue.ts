@@ -1,6 +1,6 @@
 /**
  * Runs async tasks one at a time, in submission order: "one write in flight" for engines whose updates are
- * read-modify-write without a lock (EngineInfo.requiresSingleWriter). A failed task does not stop the queue.
+ * read-modify-write without a lock (WritePolicy.singleWriter). A failed task does not stop the queue.
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();

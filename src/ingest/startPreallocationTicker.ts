@@ -8,16 +8,18 @@ import type { PageRef, PreallocationPlanner } from './PreallocationPlanner';
 const TICK_MS = 60_000;
 const CHUNK = 500;
 
-export function startPreallocationTicker(options: {
-  planner: PreallocationPlanner;
+/** One kind of preallocation: whose pages are due (the planner) and how their next period is created. */
+export interface Preallocation {
+  readonly planner: PreallocationPlanner;
   /** Creates the zero-filled documents of `pages` for the period starting at `periodStart`; idempotent. */
-  preallocate: (pages: PageRef[], periodStart: number) => Promise<void>;
+  readonly preallocate: (pages: PageRef[], periodStart: number) => Promise<void>;
   /** What is preallocated, for the logs ("tomorrow", "next hour's seconds"). */
-  what: string;
-  clock: () => number;
-  logger: Logger;
-  tickMs?: number;
-}): { stop(): void; tick(): Promise<number> } {
+  readonly what: string;
+}
+
+export function startPreallocationTicker(
+  options: Preallocation & { clock: () => number; logger: Logger; tickMs?: number },
+): { stop(): void; tick(): Promise<number> } {
   const { planner, preallocate, what, clock, logger } = options;
   const tick = async (): Promise<number> => {
     const now = clock();

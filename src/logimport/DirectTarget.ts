@@ -1,17 +1,16 @@
 /**
- * Writes batches straight into the database through the same ingest core a server uses (HitIngest →
- * GroupCommitter → CounterStore, wired by createHitIngestCore as for the server), with each batch's idempotency key.
- * For imports where no server runs; the GraphQL target is the default.
+ * Writes batches straight into the database through the hit pipeline a server opens (openHitPipeline: the same
+ * stores, idempotency ledger, site totals and seconds), with each batch's idempotency key, so an import re-run here
+ * or through a server skips the same batches. For imports where no server runs; the GraphQL target is the default.
  */
-import type { HitPipelineSettings } from '../ingest/HitPipelineSettings';
 import { AppError } from '../errors/AppError';
-import { createHitStores } from '../ingest/createHitStores';
-import { createHitIngestCore } from '../ingest/createHitIngestCore';
-import type { GroupCommitter } from '../ingest/GroupCommitter';
-import type { HitIngest } from '../ingest/HitIngest';
+import type { HitPipelineSettings } from '../ingest/HitPipelineSettings';
+import { openHitPipeline } from '../ingest/openHitPipeline';
+import type { HitPipeline } from '../ingest/openHitPipeline';
 import type { Logger } from '../logging/createLogger';
 import { connectDatabase } from '../store/connectDatabase';
 import type { Database } from '../store/connectDatabase';
+import type { WritePolicyOverrides } from '../store/WritePolicy';
 import type { HitBatch } from './HitBatch';
 import { ImportTargetError } from './ImportTarget';
 import type { ImportTarget } from './ImportTarget';
@@ -23,15 +22,18 @@ export class DirectTarget implements ImportTarget {
 
   private constructor(
     private readonly database: Database,
-    private readonly committer: GroupCommitter,
-    private readonly ingest: HitIngest,
+    private readonly pipeline: HitPipeline,
     dbName: string,
   ) {
     this.description = `${database.engine.name} ${database.engine.version}, database ${dbName}`;
   }
 
   static async open(
-    config: HitPipelineSettings & { readonly mongodbDb: string; readonly databaseTimeoutMs: number },
+    config: HitPipelineSettings & {
+      readonly mongodbDb: string;
+      readonly databaseTimeoutMs: number;
+      readonly documentTargeting: WritePolicyOverrides['targeting'];
+    },
     uri: string,
     logger: Logger,
     options: { clock?: (() => number) | undefined; signal?: AbortSignal | undefined } = {},
@@ -48,6 +50,7 @@ export class DirectTarget implements ImportTarget {
         appName: 'tally-import',
         timeoutMs: config.databaseTimeoutMs,
         signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
+        policy: { targeting: config.documentTargeting },
       });
     } catch (error) {
       if (deadline.aborted) throw new Error(`the database did not answer within ${CONNECT_DEADLINE_MS / 1000} s`);
@@ -55,22 +58,15 @@ export class DirectTarget implements ImportTarget {
       throw error;
     }
     try {
-      // The same stores and idempotency ledger a server uses: an import re-run here or through a server skips the
-      // same batches.
-      const { counters, ledger } = createHitStores(config, database, logger);
-      await counters.ensureIndexes();
-      if (config.seconds.enabled) await counters.ensureSecondsIndexes();
-      await ledger.ensureIndexes(database.engine, logger);
-      // The server's own ingest core: imported hits count in site totals and seconds exactly as served ones do.
-      const { committer, ingest } = createHitIngestCore({
-        config,
-        counters,
-        ledger,
-        clock,
-        singleWriter: database.engine.requiresSingleWriter,
-        intervalMs: 0,
-      });
-      return new DirectTarget(database, committer, ingest, config.mongodbDb);
+      // An import runs none of the pipeline's background jobs: nothing would preallocate what planners noted.
+      const settings = {
+        ...config,
+        ingest: { ...config.ingest, preallocate: false },
+        seconds: { ...config.seconds, preallocate: false },
+      };
+      // An import has no concurrent single hits to wait for: no group-commit interval.
+      const pipeline = await openHitPipeline(database, settings, { clock, logger, flushIntervalMs: 0 });
+      return new DirectTarget(database, pipeline, config.mongodbDb);
     } catch (error) {
       await database.close();
       throw error;
@@ -85,7 +81,7 @@ export class DirectTarget implements ImportTarget {
       count: hit.count,
     }));
     try {
-      const result = await this.ingest.recordHits(inputs, { idempotencyKey: batch.idempotencyKey });
+      const result = await this.pipeline.ingest.recordHits(inputs, { idempotencyKey: batch.idempotencyKey });
       return result.total;
     } catch (error) {
       if (error instanceof AppError) {
@@ -100,7 +96,10 @@ export class DirectTarget implements ImportTarget {
   }
 
   async close(): Promise<void> {
-    await this.committer.drain();
-    await this.database.close();
+    try {
+      await this.pipeline.close();
+    } finally {
+      await this.database.close();
+    }
   }
 }

@@ -1,9 +1,11 @@
-/** Writes and reads of the hit counters (daily, monthly and second-level collections), over one Database. */
+/**
+ * Writes and reads of the hit counters (daily, monthly and second-level collections), over one Database, as its
+ * write policy says: write filters, command sizes, how documents are read back, how the seconds expire.
+ */
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
-import { bulkUpsert } from './bulkUpsert';
+import { bulkUpsert, bulkUpsertOptions } from './bulkUpsert';
 import type { BulkUpsertOptions } from './bulkUpsert';
 import { ensureIndexes } from './ensureIndexes';
-import type { Targeting } from './counterUpsert';
 import type { CounterBatch } from './CounterBatch';
 import type { Database } from './connectDatabase';
 import {
@@ -41,8 +43,10 @@ import {
   secondsDocumentIds,
 } from './secondStats';
 import type { SecondStatsDocument } from './secondStats';
-import { ensureSecondsRetention, secondsExpiryCutoff } from './secondsRetention';
-import type { SecondsRetentionMode } from './secondsRetention';
+import { secondsExpiryCutoff, secondsTtlIndex } from './secondsRetention';
+import { ensureTtlOrSweep } from './ttlOrSweep';
+import type { ExpiryMode } from './ttlOrSweep';
+import type { WritePolicy } from './WritePolicy';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import { translateDriverError } from './translateDriverError';
 import { isAbsorbed, markProjection } from './FlushMark';
@@ -69,8 +73,6 @@ export interface CounterStoreOptions {
   readonly secondsRetentionMs?: number | undefined;
   /** Where the retention mode (TTL index or sweep) is logged once. */
   readonly logger?: Logger | undefined;
-  /** Overrides the engine's choice of write filters (tests run both modes on one server). */
-  readonly targeting?: Targeting | undefined;
 }
 
 interface Collections {
@@ -87,10 +89,10 @@ export class CounterStore {
   /** The same collections through Database.writerDb: every write goes through these. */
   private readonly writers: Collections;
   private readonly bulk: BulkUpsertOptions;
-  private readonly engine: Database['engine'];
+  private readonly policy: WritePolicy;
+  private readonly engineName: string;
   readonly secondsRetentionMs: number;
   private readonly logger: Logger | undefined;
-  private readonly targeting: Targeting;
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
     this.readers = {
@@ -103,15 +105,11 @@ export class CounterStore {
       monthly: monthlyCollection(database.writerDb(MONTHLY_COLLECTION)),
       seconds: secondsCollection(database.writerDb(SECONDS_COLLECTION)),
     };
-    this.engine = database.engine;
+    this.policy = database.policy;
+    this.engineName = database.engine.name;
     this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
     this.logger = options.logger;
-    this.targeting = options.targeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
-    this.bulk = {
-      writeConcern: options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' },
-      maxPerCommand: database.engine.maxUpdatesPerCommand,
-      trustWriteErrorIndexes: database.engine.reportsWriteErrorIndexes,
-    };
+    this.bulk = bulkUpsertOptions(database.policy, options.writeConcern);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -120,9 +118,14 @@ export class CounterStore {
   }
 
   /** The second-level collection's query index, and its expiry: returns whether a TTL index or the sweep expires it. */
-  async ensureSecondsIndexes(): Promise<SecondsRetentionMode> {
+  async ensureSecondsIndexes(): Promise<ExpiryMode> {
     await ensureIndexes(this.readers.seconds, secondIndexes);
-    return ensureSecondsRetention(this.readers.seconds, this.engine, this.secondsRetentionMs, this.logger);
+    return ensureTtlOrSweep(this.readers.seconds, secondsTtlIndex(this.secondsRetentionMs), {
+      mode: this.policy.expiry,
+      what: 'second-level counters',
+      engine: this.engineName,
+      logger: this.logger,
+    });
   }
 
   /**
@@ -134,7 +137,7 @@ export class CounterStore {
   async write(batch: CounterBatch, mark?: FlushMark): Promise<void> {
     const options = { ...this.bulk, mark };
     const writes = this.collections(batch, this.writers).map(([collection, pending]) =>
-      pending.size > 0 ? bulkUpsert(collection, pending.toOperations(this.targeting, mark), options) : undefined,
+      pending.size > 0 ? bulkUpsert(collection, pending.toOperations(this.policy.targeting, mark), options) : undefined,
     );
     const results = await Promise.allSettled(writes);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -148,7 +151,7 @@ export class CounterStore {
         const ids = pending.keys().map((key) => key.id);
         if (ids.length === 0) continue;
         const found =
-          this.targeting === 'idOnly' && ids.length <= EXACT_ID_READ_LIMIT
+          this.policy.reads === 'exactIds' && ids.length <= EXACT_ID_READ_LIMIT
             ? await findByExactIds(collection, ids, markProjection(mark))
             : await collection.find({ _id: { $in: ids } } as Document, { projection: markProjection(mark) }).toArray();
         const absorbed = found.filter((doc) => isAbsorbed(doc, mark)).length;
@@ -173,7 +176,7 @@ export class CounterStore {
     if (pageHours.length === 0) return;
     await bulkUpsert(
       this.writers.seconds as unknown as Collection<Document>,
-      pageHours.flatMap((p) => preallocatedSecondsHour(p.site, p.page, p.hour, this.targeting)),
+      pageHours.flatMap((p) => preallocatedSecondsHour(p.site, p.page, p.hour, this.policy.targeting)),
       this.bulk,
     );
   }
@@ -195,13 +198,13 @@ export class CounterStore {
     for (const { site, page, day } of pageDays) {
       monthly.set(
         monthlyDocumentId(site, page, startOfMonth(day)),
-        preallocatedMonthly(site, page, day, this.targeting),
+        preallocatedMonthly(site, page, day, this.policy.targeting),
       );
     }
     await Promise.all([
       bulkUpsert(
         this.writers.daily as unknown as Collection<Document>,
-        pageDays.map((p) => preallocatedDaily(p.site, p.page, p.day, this.targeting)),
+        pageDays.map((p) => preallocatedDaily(p.site, p.page, p.day, this.policy.targeting)),
         this.bulk,
       ),
       bulkUpsert(this.writers.monthly as unknown as Collection<Document>, [...monthly.values()], this.bulk),
@@ -227,9 +230,9 @@ export class CounterStore {
   }
 
   /**
-   * MongoDB: one find per collection for the whole batch, an `$or` of shard-key index range scans.
-   * tally's FerretDB build: one find per collection by the list of ids (its range filters decode every row).
-   * Stock FerretDB (`idOnly`): a find per document by exact `_id` while the batch needs few documents.
+   * As the policy reads (DocumentReads): MongoDB one find per collection for the whole batch, an `$or` of shard-key
+   * index range scans; tally's FerretDB build one find per collection by the list of ids (its range filters decode
+   * every row); stock FerretDB a find per document by exact `_id` while the batch needs few documents.
    */
   private async read<T extends Document>(
     collection: Collection<T>,
@@ -239,10 +242,10 @@ export class CounterStore {
     scan: () => Promise<T[]>,
   ): Promise<T[]> {
     try {
-      if (this.engine.prefersIdListReads) {
+      if (this.policy.reads === 'idList') {
         return await findByIdList(collection, [...new Set(ranges.flatMap(idsOf))], projection);
       }
-      if (this.targeting === 'idOnly') {
+      if (this.policy.reads === 'exactIds') {
         const ids = [...new Set(ranges.flatMap(idsOf))];
         if (ids.length <= EXACT_ID_READ_LIMIT) return await findByExactIds(collection, ids, projection);
       }

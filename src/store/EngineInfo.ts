@@ -1,4 +1,7 @@
-/** What the connected server is, and the capabilities we adapt to. */
+/**
+ * What the connected server is and what it can do, read once from `buildInfo`. What tally does about it is decided
+ * from these flags in one place, writePolicyFor (WritePolicy.ts): stores and ingest read the policy, never the flags.
+ */
 export interface EngineInfo {
   readonly name: 'MongoDB' | 'FerretDB';
   readonly version: string;

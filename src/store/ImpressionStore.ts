@@ -4,7 +4,7 @@
  * maxWriteBatchSize, 100,000 operations, which IMPRESSIONS_MAX_BATCH stays below).
  */
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
-import { bulkUpsert } from './bulkUpsert';
+import { bulkUpsert, bulkUpsertOptions } from './bulkUpsert';
 import type { BulkUpsertOptions } from './bulkUpsert';
 import type { Database } from './connectDatabase';
 import type { Targeting } from './counterUpsert';
@@ -25,9 +25,9 @@ import { translateDriverError } from './translateDriverError';
 export type { ItemCount, PairCount };
 
 /**
- * FerretDB 1.24 (SQLite) never answers an update command that modifies 100 or more existing documents (measured:
- * 99 return in about 0.1 s, 100 hang with the server idle), so there each collection's upserts go out in
- * commands of at most this many: round trips grow with the batch on FerretDB only.
+ * Write filters and command sizes follow the database's write policy: only on stock FerretDB 1.24, which never
+ * answers an update command modifying 100 or more existing documents, do upserts go out in commands of at most
+ * WritePolicy.maxUpdatesPerCommand, so round trips grow with the batch there alone.
  */
 export class ImpressionStore {
   private readonly pairs: Collection<ImpressionPairDocument>;
@@ -36,18 +36,11 @@ export class ImpressionStore {
 
   private readonly targeting: Targeting;
 
-  constructor(
-    database: Database,
-    options: { writeConcern?: string | number | undefined; targeting?: Targeting | undefined } = {},
-  ) {
-    this.targeting = options.targeting ?? (database.engine.indexesOnlyExactIdFilters ? 'idOnly' : 'shardKey');
+  constructor(database: Database, options: { writeConcern?: string | number | undefined } = {}) {
+    this.targeting = database.policy.targeting;
     this.pairs = impressionPairsCollection(database.db);
     this.items = impressionItemsCollection(database.db);
-    this.bulk = {
-      writeConcern: options.writeConcern === undefined ? undefined : { w: options.writeConcern as number | 'majority' },
-      maxPerCommand: database.engine.maxUpdatesPerCommand,
-      trustWriteErrorIndexes: database.engine.reportsWriteErrorIndexes,
-    };
+    this.bulk = bulkUpsertOptions(database.policy, options.writeConcern);
   }
 
   async ensureIndexes(): Promise<void> {

@@ -10,7 +10,7 @@
  *   transient label is re-sent alone, after a bounded, jittered backoff. A per-operation write error means
  *   that operation was not applied, so re-sending it cannot count twice. A failure of the whole command (network,
  *   timeout) says nothing about which operations were applied and is never retried here.
- * - Size: `maxPerCommand` splits where an engine needs it (EngineInfo.maxUpdatesPerCommand).
+ * - Size: `maxPerCommand` splits where the write policy says so (WritePolicy.maxUpdatesPerCommand).
  * - Marked writes (FlushMark, issue 9) are idempotent, so after per-operation errors they are re-sent after
  *   reading back which documents absorbed them already, instead of trusting the reported indexes: a guarded
  *   upsert whose document absorbed the attempt misses its filter and tries to insert, which is E11000 — "already
@@ -22,6 +22,7 @@ import type { AnyBulkWriteOperation, BulkWriteOptions, Document, FindOptions, Wr
 import { isAbsorbed, markProjection } from './FlushMark';
 import type { FlushMark } from './FlushMark';
 import { translateDriverError } from './translateDriverError';
+import type { WritePolicy } from './WritePolicy';
 
 const DUPLICATE_KEY = 11000;
 const WRITE_CONFLICT = 112;
@@ -44,10 +45,19 @@ export interface BulkUpsertOptions {
   /** Set when every operation carries this exactly-once guard (see counterUpsert); needs a collection that can find. */
   readonly mark?: FlushMark | undefined;
   /**
-   * False where the engine does not say which operations failed (EngineInfo.reportsWriteErrorIndexes): unmarked
+   * False where the engine does not say which operations failed (WritePolicy.trustWriteErrorIndexes): unmarked
    * operations are then never re-sent, since the reported index may name one that was applied.
    */
   readonly trustWriteErrorIndexes?: boolean | undefined;
+}
+
+/** A store's bulk-write options: the write policy's command size and trust in error indexes, and the write concern. */
+export function bulkUpsertOptions(policy: WritePolicy, writeConcern: string | number | undefined): BulkUpsertOptions {
+  return {
+    writeConcern: writeConcern === undefined ? undefined : { w: writeConcern as number | 'majority' },
+    maxPerCommand: policy.maxUpdatesPerCommand,
+    trustWriteErrorIndexes: policy.trustWriteErrorIndexes,
+  };
 }
 
 /** What bulkUpsert needs of a collection: the driver's Collection, or a fault-injecting wrapper in tests. */

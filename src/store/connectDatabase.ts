@@ -1,24 +1,29 @@
 /**
- * Opens the MongoDB client: waits for the server (with backoff) and detects the engine first (FerretDB gets one
- * connection, plus one per collection written through `writerDb` on tally's build), bounds every operation by
- * `timeoutMs` so a frozen server gives an error instead of a hang, reports every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a separate
- * connection, so a busy or frozen main connection never makes /readyz itself hang.
+ * Opens the MongoClient: waits for the server (with backoff), detects the engine and derives the write policy first
+ * (WritePolicy: a single-writer engine gets one connection, plus one per collection written through `writerDb` where
+ * the policy says so), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang,
+ * reports every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a
+ * separate connection, so a busy or frozen main connection never makes /readyz itself hang.
  */
 import { MongoClient } from 'mongodb';
 import type { Db, MongoClientOptions } from 'mongodb';
 import type { Logger } from '../logging/createLogger';
 import { detectEngine } from './EngineInfo';
 import type { EngineInfo } from './EngineInfo';
+import { writePolicyFor } from './WritePolicy';
+import type { WritePolicy, WritePolicyOverrides } from './WritePolicy';
 
 export interface Database {
   readonly client: MongoClient;
   readonly db: Db;
   readonly engine: EngineInfo;
+  /** How to write to this server: what the stores and the hit pipeline follow. */
+  readonly policy: WritePolicy;
   /**
-   * The Db to write `collection` through. Where the engine needs one writer per document (FerretDB 1.x updates
-   * read, modify and write a document without a lock), each collection written this way gets its own
-   * single-connection client: writes to one collection stay one at a time, while a flush's collections are
-   * written concurrently. Elsewhere (and on stock FerretDB, see EngineInfo.concurrentCollectionWriters) it is `db`.
+   * The Db to write `collection` through. Where the policy gives each collection a writer of its own (FerretDB 1.x
+   * updates read, modify and write a document without a lock), that is a single-connection client per collection:
+   * writes to one collection stay one at a time, while a flush's collections are written concurrently. Elsewhere
+   * it is `db`.
    */
   writerDb(collection: string): Db;
   /** True when the server answers a ping within the readiness timeout; never throws, never waits longer. */
@@ -36,6 +41,8 @@ export interface ConnectOptions {
   readonly timeoutMs?: number;
   /** Stops waiting for the server (shutdown during start-up). */
   readonly signal?: AbortSignal;
+  /** What configuration (DOCUMENT_TARGETING) or a test changes in the engine's write policy. */
+  readonly policy?: WritePolicyOverrides | undefined;
 }
 
 export const DEFAULT_DATABASE_TIMEOUT_MS = 5_000;
@@ -46,11 +53,12 @@ const WAIT_MAX_DELAY_MS = 5_000;
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
   const engine = await waitForEngine(options, timeoutMs);
+  const policy = writePolicyFor(engine, options.policy);
   const client = new MongoClient(options.uri, {
     appName: options.appName ?? 'tally',
     monitorCommands: options.onCommand !== undefined,
     ...timeouts(timeoutMs),
-    ...(engine.requiresSingleWriter ? { maxPoolSize: 1, minPoolSize: 1 } : {}),
+    ...(policy.singleWriter ? { maxPoolSize: 1, minPoolSize: 1 } : {}),
   });
   if (options.onCommand) {
     const onCommand = options.onCommand;
@@ -67,15 +75,14 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     await client.close().catch(() => undefined);
     throw error;
   }
-  const writerPerCollection = engine.requiresSingleWriter && engine.concurrentCollectionWriters;
   options.logger.info(
-    { engine: engine.name, version: engine.version, singleWriter: engine.requiresSingleWriter, writerPerCollection },
+    { engine: engine.name, version: engine.version, policy },
     `connected to ${engine.name} ${engine.version}`,
   );
   const db = client.db(options.dbName);
   const writers = new Map<string, MongoClient>();
   const writerDb = (collection: string): Db => {
-    if (!writerPerCollection) return db;
+    if (!policy.writerPerCollection) return db;
     let writer = writers.get(collection);
     if (!writer) {
       // The driver connects on its first operation; its errors surface there, as the main client's would.
@@ -97,6 +104,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     client,
     db,
     engine,
+    policy,
     writerDb,
     async ping() {
       try {

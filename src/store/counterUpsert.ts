@@ -1,11 +1,12 @@
 /**
  * Builds the upsert of one counter document, in one of two targeting modes:
- * - `shardKey` (MongoDB): filter `{_id, metadata.site, metadata.page}`, so a sharded cluster routes the write to
- *   one shard; the upsert copies the equality fields in and `$setOnInsert` adds `metadata.date`.
- * - `idOnly` (FerretDB 1.x): filter exactly `{_id}`, the only filter its SQLite backend pushes down to SQL (any
- *   other filter is evaluated on every row: at 5,000 documents an update took 81 ms with the shard-key fields and
- *   40 ms without, `node` probe in the issue notes); the upsert sets the whole `metadata` on insert, so the stored
- *   document is the same.
+ * - `shardKey` (MongoDB, tally's FerretDB build): filter `{_id, metadata.site, metadata.page}`, so a sharded
+ *   cluster routes the write to one shard; the upsert copies the equality fields in and `$setOnInsert` adds
+ *   `metadata.date`.
+ * - `idOnly` (stock FerretDB 1.x; see WritePolicy): filter exactly `{_id}`, the only filter its SQLite backend
+ *   pushes down to SQL (any other filter is evaluated on every row: at 5,000 documents an update took 81 ms with
+ *   the shard-key fields and 40 ms without, `node` probe in the issue notes); the upsert sets the whole `metadata`
+ *   on insert, so the stored document is the same.
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { markFilter, markSet } from './FlushMark';

@@ -1,7 +1,8 @@
 /**
- * Reads documents by exact `_id`, one find each: on FerretDB 1.x the only lookup its SQLite backend does through
- * the primary key (any other filter decodes every row of the table). Used for series that need few documents;
- * past `EXACT_ID_READ_LIMIT` one table scan is cheaper than that many round trips.
+ * Reads documents by exact `_id`, one find each (WritePolicy.reads 'exactIds'): on stock FerretDB 1.x the only
+ * lookup its SQLite backend does through the primary key (any other filter decodes every row of the table). Used
+ * for series that need few documents; past `EXACT_ID_READ_LIMIT` one table scan is cheaper than that many round
+ * trips.
  */
 import type { Collection, Document, Filter } from 'mongodb';
 

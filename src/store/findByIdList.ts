@@ -1,6 +1,6 @@
 /**
  * Reads documents by a list of ids in one find: where the engine looks id lists up through its primary key while
- * other filters scan (EngineInfo.prefersIdListReads). Bounded so one query's `$in` stays small.
+ * other filters scan (WritePolicy.reads 'idList'). Bounded so one query's `$in` stays small.
  */
 import type { Collection, Document, Filter } from 'mongodb';
 

@@ -3,20 +3,24 @@
  * per flush *before* the flush's counter writes: `{ _id: <key hash>, fp: <payload fingerprint>, now: <arrival>,
  * attempts: [{l: lane, s: seq}], v: <version>, leaseUntil, createdAt }`. The unique `_id` decides which request
  * is first; `attempts` says which flush markers (FlushMark) prove that the request reached a counter document.
- * Entries expire after the window: a TTL index on `createdAt` where the server has them, a sweep otherwise.
+ * Entries expire after the window: a TTL index on `createdAt` where the write policy has them, a sweep otherwise
+ * (ttlOrSweep).
  */
-import { MongoBulkWriteError, MongoServerError } from 'mongodb';
-import type { Collection, Db, WriteConcern } from 'mongodb';
+import { MongoBulkWriteError } from 'mongodb';
+import type { Collection, WriteConcern } from 'mongodb';
 import type { Logger } from '../logging/createLogger';
-import type { EngineInfo } from './EngineInfo';
+import type { Database } from './connectDatabase';
 import type { LaneSeq } from './FlushMark';
 import { translateDriverError } from './translateDriverError';
+import { ensureTtlOrSweep } from './ttlOrSweep';
+import type { ExpiryMode } from './ttlOrSweep';
+import type { DocumentReads } from './WritePolicy';
 
 export const REQUESTS_COLLECTION = 'ingest.requests';
 const TTL_INDEX_NAME = 'expire_after_window';
 const DUPLICATE_KEY = 11000;
-const NOT_IMPLEMENTED = 238;
-const INDEX_OPTIONS_CONFLICT = 85;
+/** Up to this many entries are read by exact `_id` one find each where the policy reads so (stock FerretDB). */
+const EXACT_ID_READS = 4;
 
 interface RequestDocument {
   _id: string;
@@ -42,28 +46,42 @@ export interface LedgerEntry extends LedgerClaim {
   readonly leaseUntil: number;
 }
 
-export type LedgerExpiryMode = 'ttl' | 'sweep';
+export interface RequestLedgerOptions {
+  readonly windowMs: number;
+  readonly writeConcern?: WriteConcern | undefined;
+  /** Where the expiry mode (TTL index or sweep) is logged once. */
+  readonly logger?: Logger | undefined;
+}
 
 export class RequestLedger {
   private readonly collection: Collection<RequestDocument>;
+  private readonly expiry: ExpiryMode;
+  private readonly reads: DocumentReads;
+  private readonly engineName: string;
 
   constructor(
-    db: Db,
-    private readonly options: { readonly windowMs: number; readonly writeConcern?: WriteConcern | undefined },
+    database: Database,
+    private readonly options: RequestLedgerOptions,
   ) {
-    this.collection = db.collection<RequestDocument>(REQUESTS_COLLECTION);
+    this.collection = database.db.collection<RequestDocument>(REQUESTS_COLLECTION);
+    this.expiry = database.policy.expiry;
+    this.reads = database.policy.reads;
+    this.engineName = database.engine.name;
   }
 
-  /** The expiry index where the engine has TTL indexes; returns which mode expires entries. */
-  async ensureIndexes(engine: EngineInfo, logger?: Logger): Promise<LedgerExpiryMode> {
-    const mode = engine.supportsTtlIndexes ? await this.createTtlIndex() : 'sweep';
-    logger?.info(
-      { mode, windowHours: this.options.windowMs / 3_600_000 },
-      mode === 'ttl'
-        ? 'idempotency keys expire through a TTL index'
-        : `${engine.name} has no TTL indexes: idempotency keys expire through a periodic sweep`,
-    );
-    return mode;
+  /** The expiry index where the policy has TTL indexes; returns which mode expires entries. */
+  ensureIndexes(): Promise<ExpiryMode> {
+    const index = {
+      field: 'createdAt',
+      name: TTL_INDEX_NAME,
+      expireAfterSeconds: Math.ceil(this.options.windowMs / 1000),
+    };
+    return ensureTtlOrSweep(this.collection, index, {
+      mode: this.expiry,
+      what: 'idempotency keys',
+      engine: this.engineName,
+      logger: this.options.logger,
+    });
   }
 
   /**
@@ -143,8 +161,8 @@ export class RequestLedger {
 
   private async findMany(ids: readonly string[]): Promise<RequestDocument[]> {
     try {
-      // One exact-_id find each for a handful (FerretDB looks those up by index), one $in otherwise.
-      if (ids.length <= 4) {
+      // Stock FerretDB looks up only an exact _id by index: one find each for a handful there, one $in otherwise.
+      if (this.reads === 'exactIds' && ids.length <= EXACT_ID_READS) {
         const found = await Promise.all(ids.map((id) => this.collection.findOne({ _id: id })));
         return found.filter((d): d is RequestDocument => d !== null);
       }
@@ -156,23 +174,6 @@ export class RequestLedger {
 
   private writeOptions(): { ordered: false; writeConcern?: WriteConcern } {
     return { ordered: false, ...(this.options.writeConcern ? { writeConcern: this.options.writeConcern } : {}) };
-  }
-
-  private async createTtlIndex(): Promise<LedgerExpiryMode> {
-    const expireAfterSeconds = Math.ceil(this.options.windowMs / 1000);
-    try {
-      await this.collection.createIndex({ createdAt: 1 }, { name: TTL_INDEX_NAME, expireAfterSeconds });
-      return 'ttl';
-    } catch (error) {
-      if (!(error instanceof MongoServerError)) throw error;
-      if (error.code === NOT_IMPLEMENTED) return 'sweep';
-      if (error.code !== INDEX_OPTIONS_CONFLICT) throw error;
-      await this.collection.db.command({
-        collMod: REQUESTS_COLLECTION,
-        index: { name: TTL_INDEX_NAME, expireAfterSeconds },
-      });
-      return 'ttl';
-    }
   }
 }
 

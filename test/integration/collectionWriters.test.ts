@@ -1,6 +1,6 @@
 /**
- * Database.writerDb: on an engine that needs one writer per document (FerretDB 1.x), each counter collection is
- * written through its own single connection, so a flush writes its collections concurrently and two writes to one
+ * Database.writerDb: where the write policy gives each collection a writer (tally's FerretDB build, which needs one
+ * writer per document), each counter collection is written through its own single connection, so a flush writes its collections concurrently and two writes to one
  * collection never overlap. Many store writes at once, with preallocation among them, must lose no increment.
  */
 import type { Hit } from '../../src/domain/Hit';
@@ -24,10 +24,10 @@ afterAll(async () => {
 });
 
 describe('writerDb', () => {
-  it('gives each collection its own client where the engine needs one writer per document, else the shared one', () => {
+  it('gives each collection its own client where the write policy says so, else the shared one', () => {
     const daily = database.writerDb(DAILY_COLLECTION);
     const monthly = database.writerDb(MONTHLY_COLLECTION);
-    if (database.engine.requiresSingleWriter && database.engine.concurrentCollectionWriters) {
+    if (database.policy.writerPerCollection) {
       expect(daily.client).toBe(database.writerDb(DAILY_COLLECTION).client);
       expect(daily.client).not.toBe(monthly.client);
       expect(daily.client).not.toBe(database.client);
@@ -37,6 +37,17 @@ describe('writerDb', () => {
       expect(monthly).toBe(database.db);
     }
     expect(daily.databaseName).toBe(database.db.databaseName);
+  });
+
+  it("keeps everything on one connection where the policy asks for one (stock FerretDB's layout)", async () => {
+    const single = await connectTestDatabase('collection_writers_single', { singleConnection: true });
+    try {
+      expect(single.writerDb(DAILY_COLLECTION)).toBe(single.db);
+      expect(single.writerDb(SECONDS_COLLECTION)).toBe(single.db);
+      expect(single.client.options.maxPoolSize).toBe(1);
+    } finally {
+      await single.dropAndClose();
+    }
   });
 
   it('loses no increment when many store writes and preallocations to the same documents run at once', async () => {

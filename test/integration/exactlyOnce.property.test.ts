@@ -1,29 +1,20 @@
 /**
  * Property (issue 9): over random interleavings of keyed submissions, in-process and cross-process duplicates,
  * write commands failing before or after being applied, lease expiry and retries, the stored counters equal the
- * hits of the distinct keys counted once — in every collection and at every granularity — once every key has
- * been retried to success.
+ * hits of the distinct keys counted once — in every collection and at every granularity, site totals included —
+ * once every key has been retried to success. The production pipeline at the production defaults, in each setup
+ * of exactlyOnceStack's SETUPS.
  */
 import fc from 'fast-check';
 import type { Hit, HitInputFields } from '../../src/domain/Hit';
-import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
-import { exactlyOnceStack, LEASE_MS } from '../support/exactlyOnceStack';
+import { connectSetupDatabase, exactlyOnceStack, LEASE_MS, SETUPS } from '../support/exactlyOnceStack';
 import type { Stack } from '../support/exactlyOnceStack';
 import { collectionTotals, expectedCounters, storedCounters } from '../support/storedCounters';
 
 const NOW = Date.parse('2026-03-10T12:30:00Z');
 const KEYS = 4;
-let database: TestDatabase;
 let run = 0;
-
-beforeAll(async () => {
-  database = await connectTestDatabase('exactlyOnceProperty');
-});
-
-afterAll(async () => {
-  await database.dropAndClose();
-});
 
 type Command =
   | { readonly type: 'submit'; readonly key: number; readonly to: 0 | 1 | 'both'; readonly copies: number }
@@ -62,55 +53,73 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant('expireLeases' as const) }) },
 );
 
-it('stores every keyed request exactly once whatever fails and whatever is retried', async () => {
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(payloadArb, { minLength: KEYS, maxLength: KEYS }),
-      fc.array(commandArb, { minLength: 1, maxLength: 12 }),
-      async (payloads, commands) => {
-        const site = `run${run++}`;
-        const inputs: HitInputFields[][] = payloads.map((p) =>
-          p.map((h) => ({ site, page: h.page, at: new Date(NOW - h.offset), count: h.count })),
-        );
-        const clock = { now: NOW };
-        const stacks: [Stack, Stack] = [exactlyOnceStack(database, clock), exactlyOnceStack(database, clock)];
-        const send = (stack: Stack, key: number) =>
-          stack.ingest.recordHits(inputs[key] as HitInputFields[], { idempotencyKey: `${site}-${key}` });
-        const submitted = new Set<number>();
+describe.each(SETUPS)('with %s', (setup) => {
+  let database: TestDatabase;
 
-        for (const command of commands) {
-          if (command.type === 'fault') stacks[command.stack].faults.failNth(command.n, command.mode);
-          else if (command.type === 'expireLeases') clock.now += LEASE_MS + 1;
-          else {
-            submitted.add(command.key);
-            const targets = command.to === 'both' ? stacks : [stacks[command.to]];
-            const sends = targets.flatMap((s) => Array.from({ length: command.copies }, () => send(s, command.key)));
-            // Failures are expected here (injected faults, keys in progress): the retries below must repair them.
-            await Promise.allSettled(sends);
+  beforeAll(async () => {
+    database = await connectSetupDatabase(`exactlyOnceProperty_${setup}`, setup);
+  });
+
+  afterAll(async () => {
+    await database.dropAndClose();
+  });
+
+  it('stores every keyed request exactly once whatever fails and whatever is retried', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(payloadArb, { minLength: KEYS, maxLength: KEYS }),
+        fc.array(commandArb, { minLength: 1, maxLength: 12 }),
+        async (payloads, commands) => {
+          const site = `run${run++}`;
+          const inputs: HitInputFields[][] = payloads.map((p) =>
+            p.map((h) => ({ site, page: h.page, at: new Date(NOW - h.offset), count: h.count })),
+          );
+          const clock = { now: NOW };
+          const stacks: [Stack, Stack] = [
+            await exactlyOnceStack(database, clock),
+            await exactlyOnceStack(database, clock),
+          ];
+          const send = (stack: Stack, key: number) =>
+            stack.ingest.recordHits(inputs[key] as HitInputFields[], { idempotencyKey: `${site}-${key}` });
+          const submitted = new Set<number>();
+
+          for (const command of commands) {
+            if (command.type === 'fault') stacks[command.stack].faults.failNth(command.n, command.mode);
+            else if (command.type === 'expireLeases') clock.now += LEASE_MS + 1;
+            else {
+              submitted.add(command.key);
+              const targets = command.to === 'both' ? stacks : [stacks[command.to]];
+              const sends = targets.flatMap((s) => Array.from({ length: command.copies }, () => send(s, command.key)));
+              // Failures are expected here (injected faults, keys in progress): the retries below must repair them.
+              await Promise.allSettled(sends);
+            }
           }
-        }
 
-        for (const stack of stacks) stack.faults.clear();
-        for (const key of submitted) {
-          clock.now += LEASE_MS + 1;
-          const total = inputs[key]?.reduce((sum, h) => sum + (h.count ?? 1), 0);
-          await expect(send(stacks[key % 2] as Stack, key)).resolves.toEqual({ accepted: inputs[key]?.length, total });
-        }
+          for (const stack of stacks) stack.faults.clear();
+          for (const key of submitted) {
+            clock.now += LEASE_MS + 1;
+            const total = inputs[key]?.reduce((sum, h) => sum + (h.count ?? 1), 0);
+            await expect(send(stacks[key % 2] as Stack, key)).resolves.toEqual({
+              accepted: inputs[key]?.length,
+              total,
+            });
+          }
 
-        const hits: Hit[] = [...submitted].flatMap((key) =>
-          (inputs[key] as HitInputFields[]).map((h) => ({
-            site,
-            page: h.page,
-            at: (h.at as Date).getTime(),
-            count: h.count ?? 1,
-          })),
-        );
-        const stored = await storedCounters(database.db, site);
-        expect(stored).toEqual(expectedCounters(hits));
-        const total = hits.reduce((sum, h) => sum + h.count, 0);
-        expect(collectionTotals(stored)).toEqual({ daily: total, monthly: total, seconds: total });
-      },
-    ),
-    { numRuns: 25 },
-  );
+          const hits: Hit[] = [...submitted].flatMap((key) =>
+            (inputs[key] as HitInputFields[]).map((h) => ({
+              site,
+              page: h.page,
+              at: (h.at as Date).getTime(),
+              count: h.count ?? 1,
+            })),
+          );
+          const stored = await storedCounters(database.db, site);
+          expect(stored).toEqual(expectedCounters(hits, { siteTotals: true }));
+          const total = hits.reduce((sum, h) => sum + h.count, 0);
+          expect(collectionTotals(stored)).toEqual({ daily: total, monthly: total, seconds: total });
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   ingest = new ImpressionIngest({
     writer: store,
     limits: { maxBatchSize: 10_000, maxCount: 2_000_000_000 },
-    queue: database.engine.requiresSingleWriter ? new SerialQueue() : undefined,
+    queue: database.policy.singleWriter ? new SerialQueue() : undefined,
   });
   queries = new ImpressionQueries(store, { maxPageSize: 100 });
 });
@@ -128,9 +128,9 @@ describe('impression counters against a real server', () => {
   });
 
   it('costs one write command per collection on MongoDB, whether a batch holds 1,000 or 10,000 impressions', async () => {
-    // FerretDB hangs on update commands modifying 100+ existing documents, so there upserts go in chunks.
+    // Stock FerretDB hangs on update commands modifying 100+ existing documents, so its policy chunks upserts.
     const commandsFor = (documents: number): number =>
-      Math.max(1, Math.ceil(documents / (database.engine.maxUpdatesPerCommand ?? Infinity)));
+      Math.max(1, Math.ceil(documents / (database.policy.maxUpdatesPerCommand ?? Infinity)));
     // 1,000 distinct pairs, then 10,000 impressions over 485 pairs (kept small: FerretDB upserts are slow).
     const batches = [
       Array.from({ length: 1_000 }, (_, n) => ({ userId: `u${n % 97}`, itemId: `i${n}`, count: 1 })),

@@ -8,7 +8,6 @@ import { CounterStore } from '../../src/store/CounterStore';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { SECONDS_COLLECTION, SECONDS_TTL_INDEX_NAME, secondsCollection } from '../../src/store/secondStats';
-import { ensureSecondsRetention } from '../../src/store/secondsRetention';
 import { Granularity } from '../../src/time/Granularity';
 import { naiveBucketStart, naiveSeries } from '../support/naiveCount';
 import { connectTestDatabase } from '../support/testDatabase';
@@ -158,9 +157,12 @@ describe('second-level counters against a real server', () => {
   (ON_FERRETDB ? it : it.skip)(
     'degrades to the sweep when the server refuses the TTL index with code 238 (FerretDB only)',
     async () => {
-      const claimsTtl = { ...database.engine, supportsTtlIndexes: true };
-      const mode = await ensureSecondsRetention(secondsCollection(database.db), claimsTtl, RETENTION, undefined);
-      expect(mode).toBe('sweep');
+      // A policy that believes the server has TTL indexes: the server's refusal still decides.
+      const claimsTtl = new CounterStore(
+        { ...database, policy: { ...database.policy, expiry: 'ttl' } },
+        { secondsRetentionMs: RETENTION },
+      );
+      expect(await claimsTtl.ensureSecondsIndexes()).toBe('sweep');
       expect(await store.ensureSecondsIndexes()).toBe('sweep');
     },
   );

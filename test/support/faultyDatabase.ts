@@ -4,6 +4,7 @@
  * - `before`: the server refuses it (a MongoServerError, nothing applied: a definite failure);
  * - `after`: it is applied, then the reply is lost (a MongoNetworkError: the client cannot know it was applied).
  * Reads pass through untouched. The driver is real; only the wrapper decides which reply the store sees.
+ * While `hold()` is on, write commands wait before they are sent, so a test can count how many are under way.
  */
 import { MongoNetworkError, MongoServerError } from 'mongodb';
 import type { Collection, Db } from 'mongodb';
@@ -16,7 +17,10 @@ export type FaultMode = 'before' | 'after';
 export class Faults {
   /** Write commands sent through the wrapper since it was created. */
   writes = 0;
+  /** Write commands waiting for release() right now. */
+  held = 0;
   private armed: { at: number; mode: FaultMode } | undefined;
+  private gate: { readonly opened: Promise<void>; open(): void } | undefined;
 
   /** The `n`th write command from now (1 = the next) fails as `mode` says. */
   failNth(n: number, mode: FaultMode): void {
@@ -29,6 +33,28 @@ export class Faults {
 
   clear(): void {
     this.armed = undefined;
+  }
+
+  /** Write commands from now on wait until release(). */
+  hold(): void {
+    let open = (): void => undefined;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    this.gate = { opened, open };
+  }
+
+  release(): void {
+    this.gate?.open();
+    this.gate = undefined;
+  }
+
+  /** While held: resolves when the write command may be sent. Otherwise undefined, so nothing waits a tick. */
+  passGate(): Promise<void> | undefined {
+    const gate = this.gate;
+    if (!gate) return undefined;
+    this.held += 1;
+    return gate.opened.then(() => {
+      this.held -= 1;
+    });
   }
 
   /** Called for every write command: returns how this one must fail, if it must. */
@@ -86,6 +112,8 @@ function faultyCollection(collection: Collection, faults: Faults): Collection {
       const method = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
       if (typeof property !== 'string' || !WRITE_METHODS.has(property)) return method;
       return async (...args: unknown[]) => {
+        const held = faults.passGate();
+        if (held) await held;
         const fault = faults.next();
         if (fault === 'before') {
           throw new MongoServerError({

@@ -2,6 +2,7 @@
 import { createLogger } from '../../src/logging/createLogger';
 import { connectDatabase } from '../../src/store/connectDatabase';
 import type { Database } from '../../src/store/connectDatabase';
+import type { WritePolicyOverrides } from '../../src/store/WritePolicy';
 
 export interface TestDatabase extends Database {
   /** Commands sent since the last reset, by name. */
@@ -19,13 +20,15 @@ export function testMongoUri(): string {
   return uri;
 }
 
-export async function connectTestDatabase(label: string): Promise<TestDatabase> {
+/** `policy` changes the engine's write policy as DOCUMENT_TARGETING would (or forces a single connection). */
+export async function connectTestDatabase(label: string, policy?: WritePolicyOverrides): Promise<TestDatabase> {
   const commands = new Map<string, number>();
   const database = await connectDatabase({
     uri: testMongoUri(),
     dbName: testDatabaseName(label),
     logger: createLogger({ level: 'silent', nodeEnv: 'test' }),
     onCommand: (name) => commands.set(name, (commands.get(name) ?? 0) + 1),
+    policy,
   });
   return {
     ...database,

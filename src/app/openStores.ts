@@ -1,0 +1,71 @@
+/**
+ * Everything of one tally instance that needs the database, opened as soon as the database answers and however
+ * long that takes: connect (connectDatabase waits for the server with backoff, then derives the write policy), then
+ * prepare: the hit pipeline with its indexes, the impression and top-pages collections' indexes.
+ *
+ * Invariants:
+ * - A database that answered the probe and then went away (or froze) while preparing is waited for again, over a
+ *   new connection: start-up survives the database coming and going (embedded FerretDB restarts included).
+ * - Any other error, or `signal` aborted, rejects; a connection this opened is closed first.
+ */
+import type { Config } from '../config/loadConfig';
+import { openHitPipeline } from '../ingest/openHitPipeline';
+import type { HitPipeline } from '../ingest/openHitPipeline';
+import type { Logger } from '../logging/createLogger';
+import type { Metrics } from '../metrics/createMetrics';
+import { connectDatabase } from '../store/connectDatabase';
+import type { Database } from '../store/connectDatabase';
+import { ImpressionStore } from '../store/ImpressionStore';
+import { SitePageScan } from '../store/SitePageScan';
+import { isUnavailable } from '../store/translateDriverError';
+
+export interface Stores {
+  readonly database: Database;
+  readonly pipeline: HitPipeline;
+  readonly impressions: ImpressionStore;
+  readonly sitePages: SitePageScan;
+}
+
+export async function openStores(
+  config: Config,
+  deps: {
+    readonly uri: string;
+    readonly logger: Logger;
+    readonly clock: () => number;
+    readonly metrics: Metrics;
+    readonly signal: AbortSignal | undefined;
+  },
+): Promise<Stores> {
+  const { logger, signal } = deps;
+  for (let attempt = 1; ; attempt++) {
+    const database = await connectDatabase({
+      uri: deps.uri,
+      dbName: config.mongodbDb,
+      logger,
+      timeoutMs: config.databaseTimeoutMs,
+      signal,
+      onCommand: (command) => deps.metrics.mongodbCommands.inc({ command }),
+      policy: { targeting: config.documentTargeting },
+    });
+    try {
+      return await prepare(config, database, deps);
+    } catch (error) {
+      await database.close().catch(() => undefined);
+      if (!isUnavailable(error) || signal?.aborted) throw error;
+      logger.warn({ attempt, err: error }, 'database lost while preparing collections; waiting for it again');
+    }
+  }
+}
+
+async function prepare(
+  config: Config,
+  database: Database,
+  deps: { readonly logger: Logger; readonly clock: () => number },
+): Promise<Stores> {
+  const pipeline = await openHitPipeline(database, config, deps);
+  const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
+  await impressions.ensureIndexes();
+  const sitePages = new SitePageScan(database);
+  await sitePages.ensureIndexes();
+  return { database, pipeline, impressions, sitePages };
+}

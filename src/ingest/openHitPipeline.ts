@@ -1,0 +1,141 @@
+/**
+ * The hit pipeline, opened one way for every entry point: the server (src/app), `tally import --mongodb-uri`
+ * (DirectTarget) and the exactly-once tests. Over a connected Database: the counter stores and the idempotency
+ * ledger with their indexes, the group committer, keyed requests and HitIngest, and the periodic jobs it needs.
+ *
+ * Invariants:
+ * - Every batch counts site totals and second-level counters exactly as the settings say, whoever opened the
+ *   pipeline: imported hits count as served ones do (a second copy of this wiring once forgot site totals).
+ * - Flushes in flight: INGEST_FLUSH_CONCURRENCY, capped by the write policy (one on FerretDB).
+ * - Jobs: one expiry sweep per expiring collection whose expiry mode came out 'sweep' (none where a TTL index
+ *   expires it), one preallocation per kind switched on. Nothing starts them here: a server runs them
+ *   (app/startBackgroundJobs), a one-off import does not.
+ * - The Database belongs to the caller: close() writes what is pending and leaves the database open.
+ *   Indexes exist before open resolves; a database lost meanwhile rejects it (the caller decides to wait again).
+ */
+import type { Logger } from '../logging/createLogger';
+import { CounterBatch } from '../store/CounterBatch';
+import type { Database } from '../store/connectDatabase';
+import { CounterStore } from '../store/CounterStore';
+import { RequestLedger } from '../store/requestLedger';
+import type { Sweep } from '../store/ttlOrSweep';
+import { HOUR_MS } from '../time/buckets';
+import { createFlushWriter } from './createFlushWriter';
+import { GroupCommitter } from './GroupCommitter';
+import { HitIngest } from './HitIngest';
+import type { HitPipelineSettings } from './HitPipelineSettings';
+import { KeyedRequests } from './KeyedRequests';
+import { HOURLY_SCHEDULE, PreallocationPlanner } from './PreallocationPlanner';
+import type { PageRef } from './PreallocationPlanner';
+import type { Preallocation } from './startPreallocationTicker';
+
+/** Pages each preallocation planner tracks at most. */
+const MAX_TRACKED_PAGES = 1_000_000;
+/** Where expired second-level documents are swept, this often. */
+const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Where expired idempotency keys are swept, this often. */
+const LEDGER_SWEEP_INTERVAL_MS = 10 * 60_000;
+
+export interface HitPipelineOptions {
+  readonly clock: () => number;
+  readonly logger: Logger;
+  /** Overrides INGEST_FLUSH_INTERVAL_MS (an import has no concurrent single hits to wait for). */
+  readonly flushIntervalMs?: number | undefined;
+  /** How often a retry polls a key in progress (KeyedRequests' default otherwise). */
+  readonly pollMs?: number | undefined;
+}
+
+/** Periodic work the pipeline needs while it serves; the caller runs it (app/startBackgroundJobs). */
+export interface HitPipelineJobs {
+  readonly sweeps: readonly Sweep[];
+  readonly preallocations: readonly Preallocation[];
+}
+
+export interface HitPipeline {
+  readonly ingest: HitIngest;
+  readonly counters: CounterStore;
+  readonly jobs: HitPipelineJobs;
+  /**
+   * Writes pending hits now, without the group-commit wait, and resolves when no flush is in flight. A failed
+   * flush rejects the callers whose hits it held, never this promise.
+   */
+  drain(): Promise<void>;
+  /** The last call before the caller closes the database: drain(), and anything unexpected is logged, not thrown. */
+  close(): Promise<void>;
+}
+
+export async function openHitPipeline(
+  database: Database,
+  settings: HitPipelineSettings,
+  options: HitPipelineOptions,
+): Promise<HitPipeline> {
+  const { clock, logger } = options;
+  const secondsRetentionMs = settings.seconds.retentionHours * HOUR_MS;
+  const { writeConcern } = settings.ingest;
+  const counters = new CounterStore(database, { writeConcern, secondsRetentionMs, logger });
+  const ledger = new RequestLedger(database, {
+    windowMs: settings.idempotency.windowHours * HOUR_MS,
+    writeConcern: writeConcern === undefined ? undefined : { w: writeConcern as number },
+    logger,
+  });
+
+  await counters.ensureIndexes();
+  const sweeps: Sweep[] = [];
+  if (settings.seconds.enabled && (await counters.ensureSecondsIndexes()) === 'sweep') {
+    const sweep = (now: number) => counters.sweepSeconds(now);
+    sweeps.push({ what: 'second-level documents', intervalMs: SECONDS_SWEEP_INTERVAL_MS, sweep });
+  }
+  if ((await ledger.ensureIndexes()) === 'sweep') {
+    const sweep = (now: number) => ledger.sweep(now);
+    sweeps.push({ what: 'idempotency keys', intervalMs: LEDGER_SWEEP_INTERVAL_MS, sweep });
+  }
+
+  const preallocations: Preallocation[] = [];
+  const planner = settings.ingest.preallocate ? new PreallocationPlanner(MAX_TRACKED_PAGES) : undefined;
+  if (planner) {
+    const preallocate = (pages: PageRef[], day: number) =>
+      counters.preallocate(pages.map((page) => ({ ...page, day })));
+    preallocations.push({ planner, preallocate, what: 'tomorrow' });
+  }
+  const secondsPlanner =
+    settings.seconds.enabled && settings.seconds.preallocate
+      ? new PreallocationPlanner(MAX_TRACKED_PAGES, HOURLY_SCHEDULE)
+      : undefined;
+  if (secondsPlanner) {
+    const preallocate = (pages: PageRef[], hour: number) =>
+      counters.preallocateSeconds(pages.map((page) => ({ ...page, hour })));
+    preallocations.push({ planner: secondsPlanner, preallocate, what: "next hour's second-level minutes" });
+  }
+
+  const newBatch = (): CounterBatch =>
+    new CounterBatch({
+      siteTotals: settings.dashboards.siteTotals,
+      seconds: settings.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
+    });
+  const { leaseMs, waitMs } = settings.idempotency;
+  const committer = new GroupCommitter(createFlushWriter({ counters, ledger, clock, leaseMs }), {
+    intervalMs: options.flushIntervalMs ?? settings.ingest.flushIntervalMs,
+    concurrency: Math.min(settings.ingest.flushConcurrency, database.policy.maxFlushesInFlight ?? Infinity),
+    maxPendingDocuments: settings.ingest.maxFlushDocuments,
+    newBatch,
+  });
+  const keyed = new KeyedRequests({
+    committer,
+    ledger,
+    counters,
+    newBatch,
+    clock,
+    leaseMs,
+    waitMs,
+    pollMs: options.pollMs,
+  });
+  const ingest = new HitIngest({ committer, keyed, clock, limits: settings.ingest, planner, secondsPlanner });
+
+  return {
+    ingest,
+    counters,
+    jobs: { sweeps, preallocations },
+    drain: () => committer.drain(),
+    close: () => committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written')),
+  };
+}
