@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import type { Hash64 } from './Hash64';
 
 export interface BeaconVisitor {
-  /** The secret that scopes the hash; rotating it starts everyone afresh (a visitor seen under two salts counts twice). */
+  /** The secret that scopes the hash; rotating it starts everyone afresh: one visitor under two salts counts twice. */
   readonly salt: string | Uint8Array;
   readonly site: string;
   readonly clientIp: string;

@@ -4,10 +4,11 @@
  * every value is a non-negative int32 in JavaScript and in BSON alike.
  *
  * Bits 0–19, the ladder: each visitor sets exactly one rung, rung j with probability LADDER_PROBABILITIES[j], from
- * the leading zeros z of 16 hash bits. z = 0 is split four ways and z = 1 two ways, so the top seven rungs have 1/8
- * each; z ≥ 2 is rung z + 4 (1/8, 1/16, … 2^-15), and rung 19 takes z ≥ 15. OR keeps every rung any visitor reached (PCSA's bitmap; HyperLogLog's max-rank
- * register is only its highest set bit), and the large-range estimator reads how many registers have each rung.
- * The flat top makes two visitors of one register land on different rungs more often (Σ p² = 0.115, not 1/3).
+ * the leading zeros z of 16 hash bits. z = 0 is split four ways and z = 1 two ways, so rungs 0–6 have 1/8 each; z ≥ 2
+ * is rung z + 4 (1/8, 1/16, … 2^-15), and rung 19 takes z ≥ 15. OR keeps every rung any visitor reached (PCSA's
+ * bitmap; HyperLogLog's max-rank register is only its highest set bit), and the large-range estimator reads how many
+ * registers have each rung. The flat top makes two visitors of one register land on different rungs more often
+ * (Σ p² = 0.115, not 1/3), at the price of 4 rungs of range: the ladder still reads 20,000 visitors per register.
  *
  * Bits 20–30, the fingerprint: two of eleven bits (55 patterns). Two visitors of one register are told apart unless
  * rung and pattern both match (probability 0.115 / 55 ≈ 1/480), which keeps small counts exact.
