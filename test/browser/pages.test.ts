@@ -16,6 +16,7 @@ import type { RecordingBrowser } from '../support/chromium';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
 import { SECRETS, bearer } from '../support/testKeys';
+import { waitFor } from '../support/waitFor';
 
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'browser');
 const SITE_KEY = 'pk_browser_test_0123456789';
@@ -105,15 +106,14 @@ async function pageTotal(site: string, page: string): Promise<number> {
   return body.data?.pageStats?.total ?? -1;
 }
 
-/** Polls until `read` returns `expected` (the beacon is fire-and-forget), then returns the last value. */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
-  }
-  return value;
+/** Polls until `read` returns `expected` (the beacon is fire-and-forget). */
+async function eventually<T>(read: () => Promise<T>, expected: T, what: string): Promise<T> {
+  return waitFor(read, {
+    until: (value) => JSON.stringify(value) === JSON.stringify(expected),
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    what: `${what} to be ${JSON.stringify(expected)}`,
+  });
 }
 
 /** Secret keys for the API (read for the dashboard, everything for ops) and the test site's public key. */
@@ -209,7 +209,7 @@ describe('the /tally.js beacon', () => {
     await page.locator('#where').filter({ hasText: '/docs/intro?ref=news' }).waitFor(WAIT);
     const read = async (): Promise<number[]> =>
       Promise.all(['/', '/docs/intro', '/pricing'].map((p) => pageTotal('beacon.test', p)));
-    expect(await eventually(read, [1, 2, 1])).toEqual([1, 2, 1]);
+    expect(await eventually(read, [1, 2, 1], 'the views of /, /docs/intro and /pricing')).toEqual([1, 2, 1]);
     expect(await pageTotal('beacon.test', '/docs/intro?ref=news')).toBe(0);
     await page.locator('#counted').evaluate((element) => {
       element.textContent = 'tally counted (pageStats): / 1, /docs/intro 2, /pricing 1';
@@ -227,7 +227,7 @@ describe('the /tally.js beacon', () => {
     const hitsBefore = chromium.requests.filter((url) => url.endsWith('/api/hit')).length;
     await page.goto(`${otherUrl}/respecting?dnt`);
     await page.goto(`${otherUrl}/ignoring`);
-    expect(await eventually(() => pageTotal('beacon.test', '/ignoring'), 1)).toBe(1);
+    expect(await eventually(() => pageTotal('beacon.test', '/ignoring'), 1, 'the views of /ignoring')).toBe(1);
     expect(await pageTotal('beacon.test', '/respecting')).toBe(0);
     const hitUrls = chromium.requests.filter((url) => url.endsWith('/api/hit')).slice(hitsBefore);
     expect(hitUrls).toEqual([`${app.url}/api/hit`]);
