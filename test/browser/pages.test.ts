@@ -1,8 +1,9 @@
 /**
- * The three browser pages in Debian's Chromium, against a whole tally instance: the playground runs the
+ * The three browser pages in Chromium, against a whole tally instance: the playground runs the
  * README's Dashboard query and a subscription; a page on another origin includes /tally.js and navigates
  * like a single-page app, and pageStats counts its views; the dashboard charts the right totals and
- * updates live. No request may leave 127.0.0.1. Screenshots go to test-artifacts/browser/.
+ * updates live. No request may leave 127.0.0.1. Screenshots go to test-artifacts/browser/. Without Chromium the
+ * tests are skipped, and the run's summary names them, says why and how to run them (see test/support/chromium).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildTestWeb } from '../support/buildTestWeb';
-import { isLocal, launchChromium } from '../support/chromium';
+import { browserTestsRun, isLocal, launchChromium } from '../support/chromium';
 import type { RecordingBrowser } from '../support/chromium';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
@@ -22,6 +23,8 @@ const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'browser
 const SITE_KEY = 'pk_browser_test_0123456789';
 const OPS = bearer(SECRETS.ops);
 const WAIT = { timeout: 45_000 };
+/** Skipped only when Chromium is missing and not required (TALLY_REQUIRE_CHROMIUM=1 in CI). */
+const describeInChromium = browserTestsRun() ? describe : describe.skip;
 
 let app: TestApp;
 let chromium: RecordingBrowser;
@@ -152,7 +155,7 @@ afterEach(() => {
   expect(chromium.requests.length).toBeGreaterThan(0);
 });
 
-describe('the playground', () => {
+describeInChromium('the playground', () => {
   it('runs the prefilled Dashboard query over HTTP, with the API key typed in the Headers tab', async () => {
     await app.graphqlAs(
       OPS,
@@ -198,7 +201,7 @@ describe('the playground', () => {
   });
 });
 
-describe('the /tally.js beacon', () => {
+describeInChromium('the /tally.js beacon', () => {
   it('counts the first view and two SPA navigations from another origin, without the query string', async () => {
     const page = await chromium.context.newPage();
     await page.goto(`${otherUrl}/`);
@@ -235,7 +238,7 @@ describe('the /tally.js beacon', () => {
   });
 });
 
-describe('the dashboard', () => {
+describeInChromium('the dashboard', () => {
   it('charts the chosen pages with the right totals, then updates live when hits arrive', async () => {
     const tenMinutesAgo = new Date(Date.now() - 10 * 60_000).toISOString();
     await app.graphqlAs(
