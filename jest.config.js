@@ -1,7 +1,7 @@
 /**
  * Five tiers: unit (pure code, no database), integration (store and query against a real
  * MongoDB-compatible server), e2e (GraphQL over HTTP), process (the built server as a child process), browser
- * (the pages in Debian's Chromium). The global setup starts the embedded server when
+ * (the pages in Chromium). The global setup starts the embedded server when
  * MONGODB_URI is unset, and every test file uses a database of its own.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }];
@@ -29,7 +29,14 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
     // The built server as a child process (npm test builds first): restarts, signals, database faults.
     { ...common, displayName: 'process', testMatch: ['<rootDir>/test/process/**/*.test.ts'] },
-    // Debian's Chromium through playwright-core; fails saying how to install it when it is missing.
-    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
+    // Chromium through playwright-core: the one @sparticuz/chromium ships, or CHROMIUM_PATH. When it is missing
+    // the tests are skipped and the summary says why and how to run them; TALLY_REQUIRE_CHROMIUM=1 (CI) makes
+    // them fail instead.
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/browserSetup.ts',
+    },
   ],
 };

@@ -3,6 +3,7 @@ import type { Client, ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
+import { waitFor } from '../support/waitFor';
 
 // FerretDB rewrites whole documents and shares two cores with other suites: allow slow runs (no timing asserted).
 jest.setTimeout(60_000);
@@ -159,7 +160,10 @@ describe('pageStatsLive over WebSocket', () => {
 
     let total = snapshot?.total ?? 0;
     while (total < 9) {
-      const next = await messages.next();
+      const next = await waitFor(() => messages.next(), {
+        timeoutMs: 20_000,
+        what: `the next live update (total ${total} so far, 9 expected)`,
+      });
       const update = (next.value as ExecutionResult<LiveMessage>).data?.pageStatsLive;
       if (!update) throw new Error(`unexpected message ${JSON.stringify(next.value)}`);
       expect(update.snapshot).toBe(false);
@@ -174,7 +178,10 @@ describe('pageStatsLive over WebSocket', () => {
     await messages.return?.();
 
     // Nobody watches any more: the hub stops polling.
-    while (app.services.live.watchedSeries > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => app.services.live.watchedSeries === 0, {
+      timeoutMs: 10_000,
+      what: 'the hub to stop watching once the last subscriber left',
+    });
     expect(app.services.live.watchedSeries).toBe(0);
   });
 

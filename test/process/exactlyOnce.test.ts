@@ -15,6 +15,7 @@ import type { ServerProcess } from '../support/serverProcess';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';
 import { collectionTotals, expectedCounters, storedCounters } from '../support/storedCounters';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
+import { waitFor } from '../support/waitFor';
 
 const RECORD_HITS = `mutation Record($hits: [HitInput!]!, $key: String) {
   recordHits(hits: $hits, idempotencyKey: $key) { accepted total }
@@ -89,10 +90,18 @@ it('completes a retry exactly after the server is killed in the middle of a keye
     (e: unknown) => (settled = e),
   );
   // SIGKILL as soon as the flush has written its first counter documents.
-  while ((await db.collection(DAILY_COLLECTION).countDocuments({ 'metadata.site': site })) === 0) {
-    if (settled) throw new Error(`the request finished before any document was seen: ${JSON.stringify(settled)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitFor(
+    async () => {
+      if (settled) throw new Error(`the request finished before any document was seen: ${JSON.stringify(settled)}`);
+      return db.collection(DAILY_COLLECTION).countDocuments({ 'metadata.site': site });
+    },
+    {
+      until: (n) => n > 0,
+      timeoutMs: 30_000,
+      intervalMs: 10,
+      what: `the keyed flush's first daily document of ${site}`,
+    },
+  );
   await stopWith(first, 'SIGKILL');
   await expect(request).rejects.toThrow();
   const partial = collectionTotals(await storedCounters(db, site));

@@ -11,6 +11,10 @@ import { createLogger } from '../../src/logging/createLogger';
 import { startFerretdb } from '../../src/store/embedded/startFerretdb';
 import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
+import { waitFor } from '../support/waitFor';
+
+// Each test starts a server and waits for several things, each with its own deadline (below): room for all.
+jest.setTimeout(120_000);
 
 const started: ServerProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -95,7 +99,10 @@ function expectBetween(stored: readonly number[], tally: Tally): void {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until the ingest loops have `count` acknowledged hits. */
+async function acknowledged(tally: Tally, count: number, what: string): Promise<void> {
+  await waitFor(() => tally.acknowledged, { until: (n) => n >= count, timeoutMs: 30_000, what });
+}
 
 describe('database faults, on the real processes', () => {
   it('waits for a database that is down at start-up, not ready meanwhile, then serves', async () => {
@@ -135,18 +142,20 @@ describe('database faults, on the real processes', () => {
     const server = start({ TALLY_DATA_DIR: dataDir, MONGODB_TIMEOUT_MS: '2000' });
     await waitUntilServing(server);
     const tally: Tally = { acknowledged: 0, unacknowledged: 0, codes: new Map() };
-    let restartedAt = Infinity;
     let stop = false;
     const loops = [1, 2, 3].map(() => ingestLoop(server, '/kill', 20, () => stop, tally));
-
-    while (tally.acknowledged < 200) await sleep(50);
-    const victim = server.ferretdbPid();
-    process.kill(victim, 'SIGKILL');
-    await server.waitForLog((line) => line.msg === 'embedded FerretDB restarted');
-    expect(server.ferretdbPid()).not.toBe(victim);
-    restartedAt = tally.acknowledged;
-    while (tally.acknowledged < restartedAt + 200) await sleep(50);
-    stop = true;
+    try {
+      await acknowledged(tally, 200, '200 acknowledged hits before the kill');
+      const victim = server.ferretdbPid();
+      process.kill(victim, 'SIGKILL');
+      await server.waitForLog((line) => line.msg === 'embedded FerretDB restarted');
+      expect(server.ferretdbPid()).not.toBe(victim);
+      const restartedAt = tally.acknowledged;
+      await acknowledged(tally, restartedAt + 200, '200 more acknowledged hits after the restart');
+    } finally {
+      // Also when a wait fails: the loops must not outlive the test.
+      stop = true;
+    }
     await Promise.all(loops);
 
     expect([...tally.codes.keys()].filter((code) => code !== 'SERVICE_UNAVAILABLE')).toEqual([]);
@@ -163,21 +172,25 @@ describe('database faults, on the real processes', () => {
     const tally: Tally = { acknowledged: 0, unacknowledged: 0, codes: new Map() };
     let stop = false;
     const loops = [1, 2].map(() => ingestLoop(server, '/freeze', 20, () => stop, tally));
-    while (tally.acknowledged < 100) await sleep(50);
-
-    const frozen = server.ferretdbPid();
-    process.kill(frozen, 'SIGSTOP');
     try {
-      const during = await server.graphql('mutation { recordHit(site: "faults.example", page: "/frozen") { count } }');
-      expect(during.body.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
-      expect(await get(server, '/readyz')).toBe(503);
-      expect(await get(server, '/healthz')).toBe(200);
+      await acknowledged(tally, 100, '100 acknowledged hits before the freeze');
+      const frozen = server.ferretdbPid();
+      process.kill(frozen, 'SIGSTOP');
+      try {
+        const during = await server.graphql(
+          'mutation { recordHit(site: "faults.example", page: "/frozen") { count } }',
+        );
+        expect(during.body.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
+        expect(await get(server, '/readyz')).toBe(503);
+        expect(await get(server, '/healthz')).toBe(200);
+      } finally {
+        process.kill(frozen, 'SIGCONT');
+      }
+      const resumedAt = tally.acknowledged;
+      await acknowledged(tally, resumedAt + 100, '100 more acknowledged hits after the database resumed');
     } finally {
-      process.kill(frozen, 'SIGCONT');
+      stop = true;
     }
-    const resumedAt = tally.acknowledged;
-    while (tally.acknowledged < resumedAt + 100) await sleep(50);
-    stop = true;
     await Promise.all(loops);
 
     expect([...tally.codes.keys()].filter((code) => code !== 'SERVICE_UNAVAILABLE')).toEqual([]);
@@ -204,7 +217,12 @@ describe('database faults, on the real processes', () => {
         batchAnswered = true;
         return reply;
       });
-    while ((await updates()) === before) await sleep(20);
+    await waitFor(updates, {
+      until: (n) => n > before,
+      timeoutMs: 30_000,
+      intervalMs: 20,
+      what: `the first update command of the 10,000-page batch (${before} before it)`,
+    });
 
     const sentAt = await updates();
     const single = await server.graphql(

@@ -15,6 +15,7 @@ import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support
 import type { ServerProcess } from '../support/serverProcess';
 import { compareSeries, expectedHits } from '../support/importTruth';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';
+import { waitFor } from '../support/waitFor';
 
 let server: ServerProcess;
 let graphqlUrl: string;
@@ -64,11 +65,12 @@ async function requestsSoFar(): Promise<number> {
 
 /** Waits until the server has answered `more` import requests beyond `from`. */
 async function waitForRequests(from: number, more: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while ((await requestsSoFar()) < from + more) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${more} import requests within 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(requestsSoFar, {
+    until: (n) => n >= from + more,
+    timeoutMs: 60_000,
+    intervalMs: 20,
+    what: `${more} import requests answered beyond the ${from} before the import started`,
+  });
 }
 
 function importArgs(site: string, file: string): string[] {

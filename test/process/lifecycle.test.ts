@@ -14,6 +14,8 @@ import {
   waitUntilServing,
 } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
+import { readMetric } from '../support/builtCli';
+import { waitFor } from '../support/waitFor';
 
 const DAY_RANGE = { from: '2026-03-10T00:00:00Z', to: '2026-03-11T00:00:00Z' };
 
@@ -90,11 +92,20 @@ describe('the built server as a process', () => {
     // A long group-commit window: the hits are still pending in memory when the signal arrives.
     const server = start({ INGEST_FLUSH_INTERVAL_MS: '5000' });
     await waitUntilServing(server);
+    const updates = (): Promise<number> =>
+      readMetric(`${server.url as string}/metrics`, 'tally_mongodb_commands_total{command="update"}');
+    const before = await updates();
     const pending = server.graphql(
       'mutation { recordHit(site: "life.example", page: "/a", at: "2026-03-10T10:00:00Z", count: 7) { count } }',
     );
-    // Let the request reach the server (it stays pending for the 5 s window); no assertion rests on this delay.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The signal must find the request inside the server: its flush has started (an idle server has no other
+    // update to send), and its answer is still to come.
+    await waitFor(updates, {
+      until: (n) => n > before,
+      timeoutMs: 30_000,
+      intervalMs: 20,
+      what: `the recordHit's first update command (${before} before it)`,
+    });
     expect(await stopWith(server, 'SIGTERM')).toBe(0);
     expect((await pending).body.errors).toBeUndefined();
 
@@ -121,8 +132,10 @@ describe('the built server as a process', () => {
     const ferretdb = server.ferretdbPid();
     expect(await stopWith(server, 'SIGKILL')).toBe('SIGKILL');
     // The kernel delivers the parent-death signal; give it a moment, without asserting how long.
-    for (let i = 0; i < 100 && isRunning(ferretdb); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(isRunning(ferretdb)).toBe(false);
+    await waitFor(() => !isRunning(ferretdb), {
+      timeoutMs: 10_000,
+      what: `the embedded FerretDB (pid ${ferretdb}) to exit after its parent was killed`,
+    });
     expect(fs.existsSync(path.join(dataDir, 'ferretdb'))).toBe(true);
   });
 });

@@ -4,7 +4,8 @@ import type { Hit } from '../../../src/domain/Hit';
 import type { CounterBatch } from '../../../src/store/CounterBatch';
 
 const hit = (page: string): Hit => ({ site: 's', page, at: Date.parse('2026-01-01T10:00:00Z'), count: 1 });
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Lets promise callbacks run and fires timers that are due, without moving the fake clock. */
+const tick = () => jest.advanceTimersByTimeAsync(0);
 const claim = (id: string) => ({ id, fingerprint: 'fp', now: 0 });
 
 interface Flush {
@@ -22,6 +23,9 @@ function controlledWriter() {
     );
   return { flushes, write };
 }
+
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
 
 describe('GroupCommitter with keyed requests', () => {
   it('sends a keyed request next to the batch, whole, in one flush however large it is', async () => {
@@ -44,11 +48,12 @@ describe('GroupCommitter with keyed requests', () => {
     const taken = committer.submit([hit('/a')], false, claim('taken'));
     const fresh = committer.submit([hit('/a')], false, claim('fresh'));
     const plain = committer.submit([hit('/b')]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The 5 ms window closes with the writer still busy: the three wait for it.
+    await jest.advanceTimersByTimeAsync(20);
     expect(flushes).toHaveLength(1);
     flushes[0]?.finish();
     await busy;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await tick();
     expect(flushes).toHaveLength(2);
     const flush = flushes[1] as Flush;
     flush.finish(new Set(flush.context.keyed.filter((k) => k.claim.id === 'taken')));

@@ -12,7 +12,12 @@ function controlledWriter() {
   return { flushes, write };
 }
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Lets promise callbacks run and fires timers that are due, without moving the fake clock. */
+const tick = () => jest.advanceTimersByTimeAsync(0);
+
+// The group-commit window is time: fake timers decide when it closes, never the machine's load.
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
 
 describe('GroupCommitter', () => {
   it('writes a hit at once when nothing is being written, and gathers the hits that arrive meanwhile', async () => {
@@ -45,13 +50,33 @@ describe('GroupCommitter', () => {
     const committer = new GroupCommitter(write, { intervalMs: 5, concurrency: 2, maxPendingDocuments: 1000 });
     const first = committer.submit([hit('/a')]);
     const later = Promise.all([committer.submit([hit('/b')]), committer.submit([hit('/c')])]);
-    await tick();
+    await jest.advanceTimersByTimeAsync(4);
+    // A flush is in flight and a second lane is free, yet /b and /c wait for the 5 ms window.
     expect(flushes).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await jest.advanceTimersByTimeAsync(1);
     expect(flushes).toHaveLength(2);
     expect(flushes[1]?.batch.hits).toBe(2);
     flushes.forEach((flush) => flush.finish());
     await Promise.all([first, later]);
+  });
+
+  it('under load, sends what gathered as soon as the flush in flight completes, before the interval', async () => {
+    const { flushes, write } = controlledWriter();
+    const committer = new GroupCommitter(write, { intervalMs: 1_000, concurrency: 1, maxPendingDocuments: 1000 });
+    const first = committer.submit([hit('/a')]);
+    const later = committer.submit([hit('/b')]);
+    await jest.advanceTimersByTimeAsync(10);
+    expect(flushes).toHaveLength(1);
+    flushes[0]?.finish();
+    await first;
+    await tick();
+    expect(flushes).toHaveLength(2);
+    // And the window's timer is gone: nothing more goes out when it would have closed.
+    flushes[1]?.finish();
+    await later;
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(flushes).toHaveLength(2);
+    expect(jest.getTimerCount()).toBe(0);
   });
 
   it('answers callers only after their flush is acknowledged', async () => {

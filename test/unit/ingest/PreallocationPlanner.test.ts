@@ -1,11 +1,39 @@
-import { PreallocationPlanner, preallocationSlotMs, tomorrow } from '../../../src/ingest/PreallocationPlanner';
+import {
+  HOURLY_SCHEDULE,
+  PreallocationPlanner,
+  preallocationSlotMs,
+  tomorrow,
+} from '../../../src/ingest/PreallocationPlanner';
 
 const ms = (iso: string): number => Date.parse(iso);
 const HOUR = 3_600_000;
 
+/**
+ * Slots as every process must compute them, worked out once (and checked by an independent FNV-1a over UTF-16
+ * code units): a change of hash, of text encoding or of runtime fails here, not in production, where two
+ * versions would preallocate the same page at different times.
+ */
+const PINNED_SLOTS: ReadonlyArray<readonly [site: string, page: string, dailyMs: number, hourlyMs: number]> = [
+  ['example.com', '/', 78_990_539, 2_861_976],
+  ['example.com', '/a', 50_277_878, 1_821_662],
+  ['example.com', '/pricing?x=1', 1_035_060, 37_502],
+  ['s', '/p0', 9_895_853, 358_545],
+  ['s', '/p1', 9_572_408, 346_826],
+  ['blog.example.org', '/2026/03/10/héllo', 59_379_430, 2_151_428],
+  ['a', '/\u{1F600}', 56_000_551, 2_029_005],
+  ['', '', 1_632_808, 59_159],
+];
+
 describe('preallocationSlotMs', () => {
-  it('is the same for the same page in every process and within [00:00, 23:00)', () => {
-    expect(preallocationSlotMs('example.com', '/a')).toBe(preallocationSlotMs('example.com', '/a'));
+  it.each(PINNED_SLOTS)(
+    'puts (%j, %j) at %d ms of the day and %d ms of the hour, in every process',
+    (site, page, dailyMs, hourlyMs) => {
+      expect(preallocationSlotMs(site, page)).toBe(dailyMs);
+      expect(preallocationSlotMs(site, page, HOURLY_SCHEDULE.slotSpanMs)).toBe(hourlyMs);
+    },
+  );
+
+  it('stays within [00:00, 23:00)', () => {
     for (let i = 0; i < 1000; i++) {
       const slot = preallocationSlotMs('example.com', `/page/${i}`);
       expect(slot).toBeGreaterThanOrEqual(0);

@@ -4,12 +4,11 @@ const ms = (iso: string): number => Date.parse(iso);
 const MINUTE = 60_000;
 
 describe('hourly preallocation slots (second-level minute documents)', () => {
-  it('puts every page at a fixed slot in the first 50 minutes of the hour, the same in every process', () => {
+  it('puts every page in the first 50 minutes of the hour (PreallocationPlanner.test.ts pins exact slots)', () => {
     for (let i = 0; i < 1000; i++) {
       const slot = preallocationSlotMs('s', `/p${i}`, HOURLY_SCHEDULE.slotSpanMs);
       expect(slot).toBeGreaterThanOrEqual(0);
       expect(slot).toBeLessThan(50 * MINUTE);
-      expect(slot).toBe(preallocationSlotMs('s', `/p${i}`, HOURLY_SCHEDULE.slotSpanMs));
     }
   });
 

@@ -44,10 +44,12 @@ class ScriptedTarget implements ImportTarget {
 
 const options = { concurrency: 2, attempts: 3, backoffMs: () => 0, sleep: async () => undefined };
 
+/** Releases the target's sends until `done` settles; a bounded number of turns, so a hang fails by name. */
 async function settle(target: ScriptedTarget, done: Promise<unknown>): Promise<void> {
   let finished = false;
   void done.then(() => (finished = true));
-  while (!finished) {
+  for (let turn = 0; !finished; turn++) {
+    if (turn === 1_000) throw new Error('the submitter did not settle within 1,000 event-loop turns');
     target.release();
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -108,5 +110,42 @@ describe('BatchSubmitter', () => {
     expect(target.sent).toEqual(['k0', 'k0', 'k0']);
     expect(submitter.abortReason).toBe('cannot reach http://x: ECONNREFUSED (gave up after 3 attempts)');
     expect(await submitter.submit(batch(1))).toBe(false);
+  });
+});
+
+describe('BatchSubmitter backoff (fake timers)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('waits backoffMs(attempt) before each retry of a retryable failure', async () => {
+    const start = Date.now();
+    const sentAt: number[] = [];
+    const outcomes: Array<ImportTargetError | 'ok'> = [
+      new ImportTargetError('retry', 'ECONNRESET'),
+      new ImportTargetError('retry', 'ECONNRESET'),
+      'ok',
+    ];
+    const target: ImportTarget = {
+      description: 'flaky',
+      send: async (b) => {
+        sentAt.push(Date.now() - start);
+        const outcome = outcomes.shift() ?? 'ok';
+        if (outcome !== 'ok') throw outcome;
+        return b.total;
+      },
+      close: async () => undefined,
+    };
+    const stats = new ImportStats();
+    // No `sleep` option: the submitter's own timer.
+    const submitter = new BatchSubmitter(target, stats, { concurrency: 1, attempts: 3, backoffMs: (n) => n * 1_000 });
+    await submitter.submit(batch(0));
+    await jest.advanceTimersByTimeAsync(999);
+    expect(sentAt).toEqual([0]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(sentAt).toEqual([0, 1_000]);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(sentAt).toEqual([0, 1_000, 3_000]);
+    await submitter.drain();
+    expect(stats).toMatchObject({ batchesSent: 1, batchesFailed: 0, hitsImported: 2 });
   });
 });

@@ -90,6 +90,66 @@ describe('LiveSeriesHub', () => {
     live.close();
   });
 
+  describe('on its interval (fake timers)', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    const ticking = (reader: SeriesReader) =>
+      new LiveSeriesHub(reader, {
+        clock: () => NOW,
+        logger: createLogger({ level: 'silent', nodeEnv: 'test' }),
+        intervalMs: 1_000,
+      });
+
+    it('polls at once on the first watch, then once per interval, and stops with the last subscriber', async () => {
+      const { reader, finds } = memoryReader([doc('/a', { '0': 1 })]);
+      const live = ticking(reader);
+      // Timers are counted with nothing due (reads schedule immediates of their own): the interval is one.
+      await jest.advanceTimersByTimeAsync(0);
+      const timers = jest.getTimerCount();
+      const a = live.watch(spec('/a'));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(jest.getTimerCount()).toBe(timers + 1);
+      expect(finds).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(finds).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(finds).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(3_000);
+      expect(finds).toHaveLength(5);
+      await a.return?.();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(jest.getTimerCount()).toBe(timers);
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(finds).toHaveLength(5);
+      live.close();
+    });
+
+    it('skips the ticks that come while a poll is still reading', async () => {
+      const { reader, finds } = memoryReader([]);
+      const release: Array<() => void> = [];
+      const slow: SeriesReader = {
+        ...reader,
+        findSeconds: async (ranges) => {
+          await new Promise<void>((resolve) => release.push(resolve));
+          return reader.findSeconds(ranges);
+        },
+      };
+      const live = ticking(slow);
+      live.watch(spec('/a'));
+      await jest.advanceTimersByTimeAsync(3_500);
+      // One read started at the first watch and is still waiting; the three ticks since found it busy.
+      expect(release).toHaveLength(1);
+      release.splice(0).forEach((resume) => resume());
+      await jest.advanceTimersByTimeAsync(500);
+      expect(release).toHaveLength(1);
+      release.splice(0).forEach((resume) => resume());
+      await jest.advanceTimersByTimeAsync(0);
+      expect(finds).toHaveLength(2);
+      live.close();
+    });
+  });
+
   it('ends every subscription on close', async () => {
     const { reader } = memoryReader([]);
     const live = hub(reader);
