@@ -19,7 +19,7 @@ parseOptions(process.argv.slice(2), {});
 const LIMITS: RequestLimits = {
   maxDepth: 6,
   maxAliases: 30,
-  maxTokens: 2000,
+  maxTokens: 15_000,
   maxRootFields: 30,
   maxBucketsPerRequest: 100_000,
   maxHitsPerRequest: 10_000,
