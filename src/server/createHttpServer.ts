@@ -58,6 +58,8 @@ export interface HttpServerOptions {
   /** Built browser assets (dist/web): playground, dashboard, beacon. */
   readonly webAssets: WebAssets;
   readonly keyRing: KeyRing;
+  /** Whether HOST is a loopback address: without keys, such a server has no per-address rate limit. */
+  readonly loopbackOnly: boolean;
   readonly limits: ServerLimits;
   /** Where beacons (POST /api/hit) are recorded; throws SERVICE_UNAVAILABLE until the database is ready. */
   readonly ingest: () => HitIngest;
@@ -110,7 +112,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes, metrics });
   installAuth(app, keyRing);
-  await installRateLimit(app, limits);
+  const rates = await installRateLimit(app, limits, { keys: keyRing.enabled, loopbackOnly: options.loopbackOnly });
+  if (rates.ratePerAddress !== limits.ratePerAddress) {
+    logger.info('loopback only and no API keys: no per-address rate limit (RATE_LIMIT_PER_ADDRESS does not apply)');
+  }
 
   const formatError = createFormatError(logger, {
     includeStacktrace: options.includeStacktrace,
