@@ -6,8 +6,8 @@
  * A sweep never holds a writer for long (issue 21: one `deleteMany` by date scanned the whole table on the
  * collection's only writer connection, and the flush waiting behind it timed out). It finds expired ids on a
  * connection no flush waits on (Database.backgroundDb), a bounded number at a time, then deletes them by `_id`
- * in commands of SWEEP_DELETE_SIZE on the writer, yielding between commands, so a flush waits for one such
- * command at most. How it finds them depends on the engine (SweepPlan).
+ * in commands of SWEEP_DELETE_SIZE on the writer, resting between steps, so a flush waits for one such command at
+ * most and the sweep leaves the database idle half the time. How it finds them depends on the engine (SweepPlan).
  */
 import { MongoServerError } from 'mongodb';
 import type { Collection, Document } from 'mongodb';
@@ -103,6 +103,8 @@ export function sweepPlanFor(reads: DocumentReads): SweepPlan {
 export const SWEEP_READ_SIZE = 500;
 /** Ids per delete command: on FerretDB about 0.4 ms each, so a flush waits about 100 ms at most behind one. */
 export const SWEEP_DELETE_SIZE = 250;
+/** The longest rest between two steps of a sweep. */
+const MAX_REST_MS = 1_000;
 
 /** One expiring collection, as a sweep sees it. */
 export interface ExpiringCollection {
@@ -125,7 +127,11 @@ export interface SweepContext {
 
 const UNSTOPPED: SweepContext = { watch: unwatched, stopped: () => false };
 
-/** Deletes the documents of `target` whose date is before `cutoff`, in bounded steps; resolves with how many went. */
+/**
+ * Deletes the documents of `target` whose date is before `cutoff`, in bounded steps; resolves with how many went.
+ * After each step it rests as long as the step took (at most MAX_REST_MS): a sweep keeps the database busy half the
+ * time at most, and whoever queued for the connection meanwhile (a flush) goes first.
+ */
 export async function deleteExpired(
   target: ExpiringCollection,
   cutoff: number,
@@ -133,17 +139,23 @@ export async function deleteExpired(
 ): Promise<number> {
   const { field, plan, what } = target;
   const before = new Date(cutoff);
+  const step = async <T>(description: string, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const result = await context.watch(description, run);
+    await rest(Math.min(MAX_REST_MS, performance.now() - started));
+    return result;
+  };
   let deleted = 0;
   while (!context.stopped()) {
     const found =
       plan.scan === 'range'
-        ? await context.watch(`finding up to ${SWEEP_READ_SIZE} expired ${what}`, () =>
+        ? await step(`finding up to ${SWEEP_READ_SIZE} expired ${what}`, () =>
             target.finder
               .find({ [field]: { $lt: before } }, { projection: { _id: 1, [field]: 1 }, sort: { [field]: 1 } })
               .limit(SWEEP_READ_SIZE)
               .toArray(),
           )
-        : await context.watch(`reading the ${SWEEP_READ_SIZE} oldest ${what}`, () =>
+        : await step(`reading the ${SWEEP_READ_SIZE} oldest ${what}`, () =>
             target.finder
               .find({}, { projection: { _id: 1, [field]: 1 } })
               .limit(SWEEP_READ_SIZE)
@@ -153,9 +165,7 @@ export async function deleteExpired(
     let round = 0;
     for (let i = 0; i < expired.length && !context.stopped(); i += SWEEP_DELETE_SIZE) {
       const ids = expired.slice(i, i + SWEEP_DELETE_SIZE);
-      round += await context.watch(`deleting ${ids.length} expired ${what}`, () => deleteIds(target, ids, before));
-      // Whoever queued for the writer meanwhile (a flush) goes before the next delete.
-      await yieldToIo();
+      round += await step(`deleting ${ids.length} expired ${what}`, () => deleteIds(target, ids, before));
     }
     deleted += round;
     const more = found.length === SWEEP_READ_SIZE && expired.length === found.length && round > 0;
@@ -228,7 +238,7 @@ export function startSweeper(
   };
 }
 
-/** Lets whatever is queued (I/O callbacks, a flush waiting for the connection) run first. */
-function yieldToIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/** Waits `ms` (at least one turn of the event loop): I/O callbacks and queued operations run first. */
+function rest(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
