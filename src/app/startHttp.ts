@@ -83,6 +83,7 @@ export async function startHttp(
     webAssets,
     keyRing,
     loopbackOnly: isLoopbackHost(config.host),
+    documentCacheBytes: config.documentCacheBytes,
     limits: {
       ...config.limits,
       maxHitsPerRequest: config.ingest.maxBatchSize,

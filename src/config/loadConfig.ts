@@ -235,7 +235,7 @@ function readConfig(env: Env): Config {
       waitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 600_000),
     },
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 300_000, 1_000, 86_400_000),
-    documentCacheBytes: integer(env, 'GRAPHQL_DOCUMENT_CACHE_MB', 32, 0, 4_096) * 1024 * 1024,
+    documentCacheBytes: integer(env, 'GRAPHQL_DOCUMENT_CACHE_MB', 16, 0, 4_096) * 1024 * 1024,
   };
 }
 

@@ -4,7 +4,7 @@
  * size, requests waiting) and their retries, background steps (sweeps, preallocation). Every label has a closed or
  * capped set of values, so the series count is bounded.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -22,6 +22,9 @@ export interface Metrics {
   readonly flushRetries: Counter<'outcome'>;
   readonly backgroundStepDuration: Histogram<'job'>;
   readonly sweptDocuments: Counter<'what'>;
+  /** The GraphQL document cache (server/DocumentCache): estimated heap it holds, and its documents. */
+  readonly documentCacheBytes: Gauge;
+  readonly documentCacheDocuments: Gauge;
 }
 
 /** Seconds, from 1 ms to 30 s: flushes and background steps, where a stall is seconds long. */
@@ -107,6 +110,16 @@ export function createMetrics(): Metrics {
       name: 'tally_swept_documents_total',
       help: 'Expired documents deleted by expiry sweeps (engines without TTL indexes), by what expired.',
       labelNames: ['what'],
+      registers: [registry],
+    }),
+    documentCacheBytes: new Gauge({
+      name: 'tally_graphql_document_cache_bytes',
+      help: 'Heap held by cached parsed GraphQL documents (estimated: 300 bytes a token), at most GRAPHQL_DOCUMENT_CACHE_MB.',
+      registers: [registry],
+    }),
+    documentCacheDocuments: new Gauge({
+      name: 'tally_graphql_document_cache_documents',
+      help: 'Parsed GraphQL documents in the cache (kept from their second use).',
       registers: [registry],
     }),
   };
