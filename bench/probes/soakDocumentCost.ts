@@ -100,4 +100,6 @@ process.stdout.write(
   `${['document'.padEnd(36), 'tokens', '  source', '    JSON', '     heap', 'heap/tok', 'heap/JSON', 'heap/source'].join(' ')}\n`,
 );
 process.stdout.write(`${rows.join('\n')}\n`);
-process.stdout.write(`(bytes per parsed document, ${options.copies} distinct copies kept, heap after a full GC; Node ${process.version})\n`);
+process.stdout.write(
+  `(bytes per parsed document, ${options.copies} distinct copies kept, heap after a full GC; Node ${process.version})\n`,
+);

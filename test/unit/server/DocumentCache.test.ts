@@ -73,9 +73,16 @@ describe('DocumentCache', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 0, max: 5_000 }),
-        fc.array(fc.tuple(fc.constantFrom('set', 'get', 'delete'), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 12 })), {
-          maxLength: 200,
-        }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('set', 'get', 'delete'),
+            fc.integer({ min: 0, max: 9 }),
+            fc.integer({ min: 1, max: 12 }),
+          ),
+          {
+            maxLength: 200,
+          },
+        ),
         async (budget, operations) => {
           const changes: number[] = [];
           const cache = new DocumentCache(budget, (bytes) => changes.push(bytes));
