@@ -80,10 +80,10 @@ async function createTtlIndex<T extends Document>(collection: Collection<T>, ind
  *   early, so the sweep reads the first SWEEP_READ_SIZE documents in natural order, which is creation order
  *   (SQLite's rowid; an update keeps it), deletes the expired among them, and goes on while a whole read was
  *   expired. Ledger entries are created in expiry order, so this is exact for them. A minute document is created
- *   by its minute's first hit (or an hour early, when preallocated, page by page): one created late, for a hit
- *   with an old `at`, or behind a preallocated hour that has not wholly expired, goes when what was created before
- *   it has gone — at most one retention window plus an hour after its own expiry. Queries never read it: series
- *   ranges are bounded by the retention.
+ *   by its minute's first hit (or up to two hours early, when preallocated, page by page): one created late, for a
+ *   hit with an old `at`, or behind a preallocated hour that has not wholly expired, goes when what was created
+ *   before it has gone — at most a retention window plus two hours (and a sweep interval) after its own expiry.
+ *   Queries never read it: series ranges are bounded by the retention.
  * Deletes are by `_id` list (`idList`), or one `deleteOne` by exact `_id` each where the engine indexes nothing
  * else (`exactIds`: stock FerretDB).
  */
