@@ -1,7 +1,8 @@
 /**
  * Everything of one tally instance that needs the database, opened as soon as the database answers and however
  * long that takes: connect (connectDatabase waits for the server with backoff, then derives the write policy), then
- * prepare: the hit pipeline with its indexes, the impression and top-pages collections' indexes.
+ * prepare: the hit pipeline with its indexes (its flushes observed in the metrics, re-sent by createFlushWriter's
+ * rule when the database is unavailable), the impression and top-pages collections' indexes.
  *
  * Invariants:
  * - A database that answered the probe and then went away (or froze) while preparing is waited for again, over a
@@ -9,6 +10,7 @@
  * - Any other error, or `signal` aborted, rejects; a connection this opened is closed first.
  */
 import type { Config } from '../config/loadConfig';
+import { DEFAULT_RETRY_DELAYS_MS, retryBudgetMs } from '../ingest/createFlushWriter';
 import { openHitPipeline } from '../ingest/openHitPipeline';
 import type { HitPipeline } from '../ingest/openHitPipeline';
 import type { Logger } from '../logging/createLogger';
@@ -18,6 +20,7 @@ import type { Database } from '../store/connectDatabase';
 import { ImpressionStore } from '../store/ImpressionStore';
 import { SitePageScan } from '../store/SitePageScan';
 import { isUnavailable } from '../store/translateDriverError';
+import { countFlushRetry, flushObserver } from './pipelineMetrics';
 
 export interface Stores {
   readonly database: Database;
@@ -60,9 +63,20 @@ export async function openStores(
 async function prepare(
   config: Config,
   database: Database,
-  deps: { readonly logger: Logger; readonly clock: () => number },
+  deps: { readonly logger: Logger; readonly clock: () => number; readonly metrics: Metrics },
 ): Promise<Stores> {
-  const pipeline = await openHitPipeline(database, config, deps);
+  const { logger, clock, metrics } = deps;
+  const pipeline = await openHitPipeline(database, config, {
+    logger,
+    clock,
+    sweepIntervalMs: config.sweepIntervalMs,
+    observer: flushObserver(metrics),
+    retry: {
+      delaysMs: DEFAULT_RETRY_DELAYS_MS,
+      budgetMs: retryBudgetMs(config.idempotency.leaseMs, config.databaseTimeoutMs),
+      onRetry: countFlushRetry(metrics),
+    },
+  });
   const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
   await impressions.ensureIndexes();
   const sitePages = new SitePageScan(database);
