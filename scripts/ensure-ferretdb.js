@@ -257,9 +257,13 @@ const PATCHES = [
   },
   {
     file: 'internal/handler/sjson/int64.go',
-    find: ['\tr := bytes.NewReader(data)', '\tdec := json.NewDecoder(r)', '\tdec.DisallowUnknownFields()', '', '\tvar o int64'].join(
-      '\n',
-    ),
+    find: [
+      '\tr := bytes.NewReader(data)',
+      '\tdec := json.NewDecoder(r)',
+      '\tdec.DisallowUnknownFields()',
+      '',
+      '\tvar o int64',
+    ].join('\n'),
     replace: [
       '\tif n, err := strconv.ParseInt(string(data), 10, 64); err == nil {',
       '\t\t*i = int64Type(n)',
@@ -290,9 +294,12 @@ const PATCHES = [
   },
   {
     file: 'internal/handler/sjson/document.go',
-    find: ['\t\tvalue, err := td.Get(key)', '\t\tif err != nil {', '\t\t\treturn nil, lazyerrors.Error(err)', '\t\t}'].join(
-      '\n',
-    ),
+    find: [
+      '\t\tvalue, err := td.Get(key)',
+      '\t\tif err != nil {',
+      '\t\t\treturn nil, lazyerrors.Error(err)',
+      '\t\t}',
+    ].join('\n'),
     replace: '\t\tvalue := values[i]',
   },
   {
