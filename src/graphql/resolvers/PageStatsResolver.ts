@@ -64,7 +64,7 @@ async function loadStats(
   const request = parseSeriesRequest(input, services.seriesLimits, services.clock());
   const requests: SeriesRequest[] = compare ? [request, comparisonRequest(request, compare)] : [request];
   // One loadMany: the comparison joins the same DataLoader batch, so it costs no extra round trip.
-  const [series, compared] = (await loaders.series.loadMany(requests)).map(orThrow);
+  const [series, compared] = (await loaders.stats.series(requests)).map(orThrow);
   return toPageStats(series as Series, compare && compared ? { kind: compare, series: compared } : undefined);
 }
 
