@@ -8,8 +8,9 @@ import DataLoader from 'dataloader';
 import type { BreakdownRequest, BreakdownTotals } from './Breakdown';
 import { loadStats } from './loadStats';
 import type { StatsAnswer, StatsRead } from './loadStats';
-import type { Series, SeriesRequest } from './Series';
+import type { Series, SeriesRequest, SpanVisitors } from './Series';
 import type { SeriesReader } from './SeriesReader';
+import type { SpanVisitorsRequest } from './spanVisitors';
 
 export const MAX_SERIES_PER_BATCH = 100;
 
@@ -33,12 +34,23 @@ export class StatsLoader {
   async breakdown(request: BreakdownRequest): Promise<BreakdownTotals> {
     return (await this.loader.load({ kind: 'breakdown', request })) as BreakdownTotals;
   }
+
+  /** Distinct visitors of several pages over whole UTC days (a ranking's page of results), each or its Error. */
+  async spanVisitors(requests: readonly SpanVisitorsRequest[]): Promise<Array<SpanVisitors | Error>> {
+    return (await this.loader.loadMany(requests.map((request) => ({ kind: 'visitors', request })))) as Array<
+      SpanVisitors | Error
+    >;
+  }
 }
 
 export function statsReadKey(read: StatsRead): string {
   if (read.kind === 'breakdown') {
     const r = read.request;
     return ['b', r.site, r.page, r.dimension, r.from, r.to, r.visitors].join('\u0000');
+  }
+  if (read.kind === 'visitors') {
+    const r = read.request;
+    return ['v', r.site, r.page, r.from, r.to].join('\u0000');
   }
   const r = read.request;
   const visitors = r.visitors === undefined ? '-' : `v${r.visitors.minutesFrom ?? ''}`;

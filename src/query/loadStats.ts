@@ -1,8 +1,8 @@
 /**
- * The batch behind the request's DataLoader: plans every requested series and breakdown, sends one find per source
- * (monthly, daily-hourly, daily-minute, seconds) for the whole batch, with one projection holding every field any of
- * them needs (counters, `v`, `d`, `dv`), and answers each from the documents. Results come back in key order; a
- * failed source fails only the reads that needed it.
+ * The batch behind the request's DataLoader: plans every requested series, breakdown and span of visitors (a
+ * ranking's page of results), sends one find per source (monthly, daily-hourly, daily-minute, seconds) for the whole
+ * batch, with one projection holding every field any of them needs (counters, `v`, `d`, `dv`), and answers each from
+ * the documents. Results come back in key order; a failed source fails only the reads that needed it.
  */
 import type { DailyStatsDocument } from '../store/dailyStats';
 import type { MonthlyStatsDocument } from '../store/monthlyStats';
@@ -17,29 +17,40 @@ import { planBreakdown } from './planBreakdown';
 import type { BreakdownPlan } from './planBreakdown';
 import { planSeries } from './planSeries';
 import type { SeriesPlan } from './planSeries';
-import type { Series, SeriesRequest } from './Series';
-import type { SeriesSource } from './SeriesRead';
+import type { Series, SeriesRequest, SpanVisitors } from './Series';
+import type { SeriesRead, SeriesSource } from './SeriesRead';
 import type { SeriesReader } from './SeriesReader';
+import { fillSpanVisitors, planSpanVisitors } from './spanVisitors';
+import type { SpanVisitorsPlan, SpanVisitorsRequest } from './spanVisitors';
 import { sumBreakdown } from './sumBreakdown';
 
 export type StatsRead =
   | { readonly kind: 'series'; readonly request: SeriesRequest }
-  | { readonly kind: 'breakdown'; readonly request: BreakdownRequest };
+  | { readonly kind: 'breakdown'; readonly request: BreakdownRequest }
+  | { readonly kind: 'visitors'; readonly request: SpanVisitorsRequest };
 
-export type StatsAnswer = Series | BreakdownTotals;
+export type StatsAnswer = Series | BreakdownTotals | SpanVisitors;
 
 type Doc = (DailyStatsDocument | MonthlyStatsDocument | SecondStatsDocument) & StatsExtras;
 /** Documents by site and page (pageKey), then by the start of their period. */
 type Index = Map<string, Map<number, Doc>>;
 
-type Plan = { readonly kind: 'series'; readonly plan: SeriesPlan } | { readonly kind: 'breakdown'; readonly plan: BreakdownPlan };
+type Plan =
+  | { readonly kind: 'series'; readonly plan: SeriesPlan }
+  | { readonly kind: 'breakdown'; readonly plan: BreakdownPlan }
+  | { readonly kind: 'visitors'; readonly plan: SpanVisitorsPlan };
 
 export async function loadStats(reader: SeriesReader, reads: readonly StatsRead[]): Promise<Array<StatsAnswer | Error>> {
   const plans: Array<Plan | Error> = reads.map((read) => {
     try {
-      return read.kind === 'series'
-        ? { kind: 'series', plan: planSeries(read.request) }
-        : { kind: 'breakdown', plan: planBreakdown(read.request) };
+      switch (read.kind) {
+        case 'series':
+          return { kind: read.kind, plan: planSeries(read.request) };
+        case 'breakdown':
+          return { kind: read.kind, plan: planBreakdown(read.request) };
+        case 'visitors':
+          return { kind: read.kind, plan: planSpanVisitors(read.request) };
+      }
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
@@ -56,9 +67,14 @@ export async function loadStats(reader: SeriesReader, reads: readonly StatsRead[
       if (index instanceof Error) return index;
     }
     const lookup = lookupFor(indexes, read.request.site, read.request.page);
-    return plan.kind === 'series'
-      ? fillSeries(read.request as SeriesRequest, plan.plan, lookup)
-      : sumBreakdown(read.request as BreakdownRequest, plan.plan, lookup);
+    switch (plan.kind) {
+      case 'series':
+        return fillSeries(read.request as SeriesRequest, plan.plan, lookup);
+      case 'breakdown':
+        return sumBreakdown(read.request as BreakdownRequest, plan.plan, lookup);
+      case 'visitors':
+        return fillSpanVisitors(read.request as SpanVisitorsRequest, plan.plan, lookup);
+    }
   });
 }
 
@@ -85,7 +101,7 @@ interface SourceRead {
 /** One find per source the plans need, all in parallel; a source that fails maps to its Error. */
 async function fetchSources(
   reader: SeriesReader,
-  plans: ReadonlyArray<SeriesPlan | BreakdownPlan>,
+  plans: ReadonlyArray<{ readonly reads: readonly SeriesRead[]; readonly hours: ReadonlySet<number> }>,
 ): Promise<Map<SeriesSource, Index | Error>> {
   const sources = new Map<SeriesSource, SourceRead>();
   const hours = new Set<number>();

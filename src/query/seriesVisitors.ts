@@ -11,7 +11,7 @@ import type { StatsExtras, StoredSketch } from '../store/statsExtras';
 import type { DocumentLookup } from './DocumentLookup';
 import type { PeriodLevel, PeriodPiece } from './periodPieces';
 import type { SeriesPlan } from './planSeries';
-import type { SeriesRequest, SpanVisitors } from './Series';
+import type { DimensionFilter, SeriesRequest, SpanVisitors } from './Series';
 
 export interface SeriesVisitors {
   /** Per bucket; null where the bucket has no sketch. */
@@ -22,7 +22,7 @@ export interface SeriesVisitors {
 export function seriesVisitors(request: SeriesRequest, plan: SeriesPlan, lookup: DocumentLookup): SeriesVisitors {
   const { visitorPieces } = plan;
   if (visitorPieces === undefined) return { points: plan.bucketStarts.map(() => null), range: null };
-  const read = sketchReader(request, lookup);
+  const read = sketchReader(request.page, request.filter, lookup);
   const sketches = visitorPieces.map((pieces) => (pieces === undefined ? undefined : read(pieces)));
   const points = sketches.map((sketch) => (sketch === undefined ? null : Math.round(sketch.estimate())));
   if (plan.visitorCover === undefined) {
@@ -35,10 +35,16 @@ export function seriesVisitors(request: SeriesRequest, plan: SeriesPlan, lookup:
   return { points, range: { visitors: Math.round(read(pieces).estimate()), from, to } };
 }
 
-/** Reads the OR of some periods' sketches of one series. */
-function sketchReader(request: SeriesRequest, lookup: DocumentLookup): (pieces: readonly PeriodPiece[]) => VisitorSketch {
-  const { filter } = request;
-  const site = isSiteTotal(request.page);
+/**
+ * Reads the OR of some periods' sketches of one page (or the site's totals): `v`, or with a filter its value's `dv`
+ * (kept at the minute precision).
+ */
+export function sketchReader(
+  page: string,
+  filter: DimensionFilter | undefined,
+  lookup: DocumentLookup,
+): (pieces: readonly PeriodPiece[]) => VisitorSketch {
+  const site = isSiteTotal(page);
   const precision: Record<PeriodLevel, number> = filter
     ? { month: VISITOR_PRECISION.minute, day: VISITOR_PRECISION.minute, minute: VISITOR_PRECISION.minute }
     : {

@@ -41,8 +41,8 @@ describe('liveWindowRequest', () => {
 describe('changedPoints', () => {
   it('lists the buckets whose counts differ, treating unknown buckets as 0', () => {
     const known = new Map([
-      [1000, 1],
-      [2000, 2],
+      [1000, { t: 1000, hits: 1 }],
+      [2000, { t: 2000, hits: 2 }],
     ]);
     expect(
       changedPoints(known, [
@@ -55,6 +55,19 @@ describe('changedPoints', () => {
       { t: 2000, hits: 5 },
       { t: 4000, hits: 1 },
     ]);
+  });
+
+  it('lists the buckets whose visitors changed though their hits did not', () => {
+    const known = new Map([
+      [1000, { t: 1000, hits: 3, visitors: 2 }],
+      [2000, { t: 2000, hits: 2, visitors: 1 }],
+    ]);
+    expect(
+      changedPoints(known, [
+        { t: 1000, hits: 3, visitors: 3 },
+        { t: 2000, hits: 2, visitors: 1 },
+      ]),
+    ).toEqual([{ t: 1000, hits: 3, visitors: 3 }]);
   });
 });
 
