@@ -90,9 +90,10 @@ export async function startHttp(
     metricsRoute: metricsServer === undefined,
     export: {
       deps: () => {
-        const { seriesReader, seriesLimits } = services();
+        const { seriesReader, seriesLimits, breakdown } = services();
         return {
           reader: seriesReader,
+          breakdown,
           limits: {
             ...seriesLimits,
             maxBuckets: config.dashboards.exportMaxBuckets,

@@ -64,10 +64,7 @@ export function liveWindowRequest(spec: LiveSeriesSpec, now: number): SeriesRequ
 }
 
 /** The points whose counts (or visitors) differ from `known` (bucket start → point; absent means 0 hits). */
-export function changedPoints(
-  known: ReadonlyMap<number, SeriesPoint>,
-  points: readonly SeriesPoint[],
-): SeriesPoint[] {
+export function changedPoints(known: ReadonlyMap<number, SeriesPoint>, points: readonly SeriesPoint[]): SeriesPoint[] {
   return points.filter((point) => {
     const before = known.get(point.t);
     return (before?.hits ?? 0) !== point.hits || (before?.visitors ?? null) !== (point.visitors ?? null);

@@ -24,6 +24,8 @@ export interface VisitorOptions {
    * request's `now`; absent when minute documents are not written (SECONDS_ENABLED=false).
    */
   readonly minutesFrom?: number | undefined;
+  /** Only the buckets' visitors, not the range's (an export chunk): saves reading a cover nobody shows. */
+  readonly pointsOnly?: boolean | undefined;
 }
 
 export interface DimensionFilter {
@@ -62,6 +64,9 @@ export interface Series {
   readonly to: number;
   readonly total: number;
   readonly points: readonly SeriesPoint[];
-  /** Null when no stored sketch answers (a filtered page series); absent when visitors were not asked for. */
+  /**
+   * Null when no stored sketch answers (a filtered page series) or only points were asked for; absent when visitors
+   * were not asked for.
+   */
   readonly visitors?: SpanVisitors | null | undefined;
 }

@@ -53,7 +53,8 @@ export function statsReadKey(read: StatsRead): string {
     return ['v', r.site, r.page, r.from, r.to].join('\u0000');
   }
   const r = read.request;
-  const visitors = r.visitors === undefined ? '-' : `v${r.visitors.minutesFrom ?? ''}`;
+  const visitors =
+    r.visitors === undefined ? '-' : `v${r.visitors.minutesFrom ?? ''}${r.visitors.pointsOnly ? 'p' : ''}`;
   const filter = r.filter === undefined ? '-' : `${r.filter.dimension}=${r.filter.key}${r.filter.sketched ? '+' : ''}`;
   return ['s', r.granularity, r.from, r.to, r.timeZone ?? 'UTC', r.site, r.page, visitors, filter].join('\u0000');
 }

@@ -19,8 +19,7 @@ export function coveringPeriods(from: number, to: number, minutesFrom = Infinity
   const start = from % DAY_MS === 0 ? from : minuteStart >= minutesFrom ? minuteStart : floor(from, DAY_MS);
   // The last, partial day reads minutes only if all of them, from where the cover enters that day, are kept.
   const lastDay = floor(to, DAY_MS);
-  const end =
-    to % DAY_MS === 0 ? to : Math.max(start, lastDay) >= minutesFrom ? ceil(to, MINUTE_MS) : lastDay + DAY_MS;
+  const end = to % DAY_MS === 0 ? to : Math.max(start, lastDay) >= minutesFrom ? ceil(to, MINUTE_MS) : lastDay + DAY_MS;
   const pieces = periodPieces(start, end, minutesFrom);
   // Unreachable: both ends are now day boundaries or kept minutes, and so is everything between them.
   if (pieces === undefined) throw new Error(`no stored periods cover [${start}, ${end})`);

@@ -40,7 +40,10 @@ type Plan =
   | { readonly kind: 'breakdown'; readonly plan: BreakdownPlan }
   | { readonly kind: 'visitors'; readonly plan: SpanVisitorsPlan };
 
-export async function loadStats(reader: SeriesReader, reads: readonly StatsRead[]): Promise<Array<StatsAnswer | Error>> {
+export async function loadStats(
+  reader: SeriesReader,
+  reads: readonly StatsRead[],
+): Promise<Array<StatsAnswer | Error>> {
   const plans: Array<Plan | Error> = reads.map((read) => {
     try {
       switch (read.kind) {

@@ -17,7 +17,7 @@ export interface PeriodPiece {
 /** `minutesFrom`: the first minute whose document may be read; absent or Infinity: none. */
 export function periodPieces(start: number, end: number, minutesFrom = Infinity): PeriodPiece[] | undefined {
   const pieces: PeriodPiece[] = [];
-  for (let t = start; t < end; ) {
+  for (let t = start; t < end;) {
     if (t % DAY_MS === 0) {
       if (startOfMonth(t) === t) {
         const next = addMonths(t, 1);

@@ -70,7 +70,15 @@ export function planSeries(request: SeriesRequest): SeriesPlan {
   }
 
   const visitors = planVisitors(request, starts, end, docs);
-  return { reads: docs.reads(request.site, request.page), hours: docs.hours, bucketStarts: starts, end, pieces, filterPieces, ...visitors };
+  return {
+    reads: docs.reads(request.site, request.page),
+    hours: docs.hours,
+    bucketStarts: starts,
+    end,
+    pieces,
+    filterPieces,
+    ...visitors,
+  };
 }
 
 function planVisitors(
@@ -88,7 +96,10 @@ function planVisitors(
       ? starts.map(() => undefined)
       : starts.map((start, i) => periodPieces(start, starts[i + 1] ?? end, minutesFrom));
   const answered = visitorPieces.every((bucket) => bucket !== undefined);
-  const visitorCover = answered ? undefined : coveringPeriods(starts[0] as number, end, minutesFrom);
+  const visitorCover =
+    answered || request.visitors?.pointsOnly === true
+      ? undefined
+      : coveringPeriods(starts[0] as number, end, minutesFrom);
   for (const bucket of [...visitorPieces, visitorCover?.pieces]) {
     for (const piece of bucket ?? []) docs.add(PERIOD_SOURCE[piece.level], piece.start, extra);
   }

@@ -25,11 +25,15 @@ export function seriesVisitors(request: SeriesRequest, plan: SeriesPlan, lookup:
   const read = sketchReader(request.page, request.filter, lookup);
   const sketches = visitorPieces.map((pieces) => (pieces === undefined ? undefined : read(pieces)));
   const points = sketches.map((sketch) => (sketch === undefined ? null : Math.round(sketch.estimate())));
+  if (request.visitors?.pointsOnly === true) return { points, range: null };
   if (plan.visitorCover === undefined) {
     const all = sketches as VisitorSketch[];
     const union = VisitorSketch.empty(Math.min(...all.map((sketch) => sketch.precision)));
     for (const sketch of all) union.merge(sketch);
-    return { points, range: { visitors: Math.round(union.estimate()), from: plan.bucketStarts[0] as number, to: plan.end } };
+    return {
+      points,
+      range: { visitors: Math.round(union.estimate()), from: plan.bucketStarts[0] as number, to: plan.end },
+    };
   }
   const { from, to, pieces } = plan.visitorCover;
   return { points, range: { visitors: Math.round(read(pieces).estimate()), from, to } };

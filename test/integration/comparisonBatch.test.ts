@@ -36,7 +36,10 @@ function countingReader(): { reader: SeriesReader; calls: string[] } {
   return {
     calls,
     reader: {
-      findDaily: (ranges, fields, extra) => (calls.push(`daily:${fields.kind}`), store.findDaily(ranges, fields, extra)),
+      findDaily: (ranges, fields, extra) => (
+        calls.push(`daily:${fields.kind}`),
+        store.findDaily(ranges, fields, extra)
+      ),
       findMonthly: (ranges, extra) => (calls.push('monthly'), store.findMonthly(ranges, extra)),
       findSeconds: (ranges, extra) => (calls.push('seconds'), store.findSeconds(ranges, extra)),
     },
