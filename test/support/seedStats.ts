@@ -58,10 +58,7 @@ const MARKERS: Record<Dimension, string> = {
 
 /** Every dimension's value for a hit: the ones given, markers for the rest. */
 export function hitDimensions(hit: SeedHit): Record<Dimension, string> {
-  return Object.fromEntries(DIMENSIONS.map((d) => [d, hit.dimensions?.[d] ?? MARKERS[d]])) as Record<
-    Dimension,
-    string
-  >;
+  return Object.fromEntries(DIMENSIONS.map((d) => [d, hit.dimensions?.[d] ?? MARKERS[d]])) as Record<Dimension, string>;
 }
 
 class SeedDocument {
