@@ -1,4 +1,4 @@
-import { changedPoints, liveWindowRequest } from '../../../src/query/LiveSeries';
+import { changedPoints, liveSeriesKey, liveWindowRequest } from '../../../src/query/LiveSeries';
 import type { LiveGranularity, LiveSeriesSpec } from '../../../src/query/LiveSeries';
 import { LiveSubscription } from '../../../src/query/LiveSubscription';
 import { parseLiveSeriesRequest } from '../../../src/query/parseLiveSeriesRequest';
@@ -35,6 +35,24 @@ describe('liveWindowRequest', () => {
     const request = liveWindowRequest({ ...spec, granularity: granularity as LiveGranularity, windowMs }, ms(now));
     expect(iso(request.from)).toBe(from);
     expect(iso(request.to)).toBe(to);
+  });
+});
+
+describe('live visitors', () => {
+  it('ask for minute sketches from the retention edge at each poll, and only when selected', () => {
+    const watched = parseLiveSeriesRequest(
+      { site: 's', page: '/p', granularity: Granularity.MINUTE, window: 3_600, visitors: true },
+      { maxBuckets: 10_000, secondsRetentionMs: 48 * 3_600_000 },
+    );
+    expect(liveWindowRequest(watched, ms('2026-11-21T12:00:30Z')).visitors).toEqual({
+      minutesFrom: ms('2026-11-19T12:01:00Z'),
+    });
+    const plain = parseLiveSeriesRequest(
+      { site: 's', page: '/p', granularity: Granularity.MINUTE, window: 3_600 },
+      { maxBuckets: 10_000, secondsRetentionMs: 48 * 3_600_000 },
+    );
+    expect(liveWindowRequest(plain, ms('2026-11-21T12:00:30Z')).visitors).toBeUndefined();
+    expect(liveSeriesKey(watched)).not.toBe(liveSeriesKey(plain));
   });
 });
 
