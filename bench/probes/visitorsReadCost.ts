@@ -137,19 +137,27 @@ function breakdown(site: string): string {
   return `query($from: DateTime!, $to: DateTime!) { breakdown(site: "${site}", dimension: SOURCE, range: { from: $from, to: $to }, first: 10) { totalCount other edges { node { value hits } } } }`;
 }
 
-/** One find of the dashboard's 1,800 daily page documents by id, as the server sends it, projecting `v` or `hourly`. */
+/**
+ * One find of the dashboard's 1,800 daily page documents by id, as the server sends it, projecting `v` or `hourly`;
+ * and the same documents without sketches: what the database spends on documents that carry them.
+ */
 async function databaseAlone(uri: string, first: number, days: number): Promise<void> {
   const client = await MongoClient.connect(uri);
   try {
     const collection = client.db(DB_NAME).collection<SeedDocument>(DAILY_COLLECTION);
-    const ids = PAGES.flatMap((page) =>
-      Array.from({ length: days }, (_, d) => dailyDocumentId(SITE, page, first + d * DAY_MS)),
-    );
-    for (const field of ['v', 'hourly']) {
+    const ids = (site: string): string[] =>
+      PAGES.flatMap((page) => Array.from({ length: days }, (_, d) => dailyDocumentId(site, page, first + d * DAY_MS)));
+    for (const [site, field] of [
+      [SITE, 'v'],
+      [SITE, 'hourly'],
+      [PLAIN_SITE, 'hourly'],
+    ] as const) {
       const start = process.hrtime.bigint();
-      const docs = await collection.find({ _id: { $in: ids } }, { projection: { metadata: 1, [field]: 1 } }).toArray();
+      const docs = await collection
+        .find({ _id: { $in: ids(site) } }, { projection: { metadata: 1, [field]: 1 } })
+        .toArray();
       console.log(
-        `  database alone: find of ${docs.length} daily documents projecting ${field}: ${elapsedMs(start).toFixed(0)} ms`,
+        `  database alone: find of ${docs.length} daily documents of ${site} projecting ${field}: ${elapsedMs(start).toFixed(0)} ms`,
       );
     }
   } finally {

@@ -128,6 +128,8 @@ export class BreakdownQuery {
 
 /** A stored key's value; a key no writer of ours makes is shown as stored rather than failing the ranking. */
 function valueOf(key: string): string {
+  // Every escape starts with "%", and keys never hold "." or "$": without one the key is the value (most keys).
+  if (!key.includes('%')) return key;
   try {
     return dimensionValue(key);
   } catch {
