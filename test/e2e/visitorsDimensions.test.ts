@@ -10,6 +10,7 @@ import {
   SiteStatsWithVisitorsDocument,
   TopPagesWithVisitorsDocument,
 } from '../generated/graphql';
+import type { CommandStartedEvent } from 'mongodb';
 import { SITE_TOTAL_PAGE } from '../../src/domain/siteTotal';
 import { VISITOR_PRECISION } from '../../src/domain/visitors/VisitorPrecision';
 import { directEstimate, hitDimensions, hitsIn, seedStats } from '../support/seedStats';
@@ -186,6 +187,44 @@ describe('visitors over GraphQL', () => {
     } finally {
       await client.dispose();
     }
+  });
+});
+
+describe('projections', () => {
+  /** The projections of the finds the server sends while `run` runs. */
+  async function projections(run: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const listener = (event: CommandStartedEvent): void => {
+      if (event.commandName === 'find') seen.push(...Object.keys((event.command.projection ?? {}) as object));
+    };
+    app.database.client.on('commandStarted', listener);
+    try {
+      await run();
+    } finally {
+      app.database.client.off('commandStarted', listener);
+    }
+    return seen;
+  }
+  const series = (fields: string): string =>
+    `{ a: pageStats(site: "${SITE}", page: "/a", range: { from: "${WEEK.from}", to: "${WEEK.to}" }, granularity: DAY, compare: PREVIOUS_YEAR) { ${fields} } b: siteStats(site: "${SITE}", range: { from: "${WEEK.from}", to: "${WEEK.to}" }, granularity: HOUR) { total } }`;
+
+  it('read no sketch unless the query selects visitors', async () => {
+    const plain = await projections(() => app.graphql(series('total points { hits } comparison { total }')));
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.filter((path) => /^(v|d|dv)(\.|$)/.test(path))).toEqual([]);
+    const withVisitors = await projections(() => app.graphql(series('total comparison { visitorsChange }')));
+    expect(withVisitors).toContain('v');
+  });
+
+  it("read a breakdown's dimension alone, and its per-value sketches only when visitors are selected", async () => {
+    const query = (node: string): string =>
+      `{ breakdown(site: "${SITE}", dimension: DEVICE, range: { from: "${WEEK.from}", to: "${WEEK.to}" }) { edges { node { ${node} } } } }`;
+    expect(
+      (await projections(() => app.graphql(query('value hits')))).filter((p) => /^(v|d|dv)(\.|$)/.test(p)),
+    ).toEqual(['d.device']);
+    expect(await projections(() => app.graphql(query('value visitors')))).toEqual(
+      expect.arrayContaining(['d.device', 'dv.device']),
+    );
   });
 });
 
