@@ -8,10 +8,12 @@
  * - `live` polls the database until its close(), which the shutdown calls before the database closes.
  */
 import type { Config } from '../config/loadConfig';
+import type { Dimension } from '../domain/dimensions/Dimension';
 import type { Services } from '../graphql/Services';
 import { ImpressionIngest } from '../ingest/ImpressionIngest';
 import { SerialQueue } from '../ingest/SerialQueue';
 import type { Logger } from '../logging/createLogger';
+import { BreakdownQuery } from '../query/BreakdownQuery';
 import { ImpressionQueries } from '../query/ImpressionQueries';
 import { LiveSeriesHub } from '../query/LiveSeriesHub';
 import { TopPagesQuery } from '../query/TopPagesQuery';
@@ -21,6 +23,9 @@ import type { Stores } from './openStores';
 
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
+
+/** DIMENSION_VISITORS' default (CONTRACT); the lead wires the setting from config when the write path lands. */
+const DIMENSION_VISITORS: ReadonlySet<Dimension> = new Set(['device', 'browser', 'os']);
 
 export function createServices(config: Config, stores: Stores, clock: () => number, logger: Logger): Services {
   const { database, pipeline } = stores;
@@ -36,6 +41,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       ...config.query,
       secondsRetentionMs: config.seconds.enabled ? config.seconds.retentionHours * HOUR_MS : undefined,
       siteTotals: config.dashboards.siteTotals,
+      dimensionVisitors: DIMENSION_VISITORS,
     },
     clock,
     live: new LiveSeriesHub(counters, { clock, logger, intervalMs: LIVE_POLL_INTERVAL_MS }),
@@ -48,6 +54,11 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
     topPages: new TopPagesQuery(stores.sitePages, {
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,
+    }),
+    breakdown: new BreakdownQuery({
+      maxPageSize: config.dashboards.topPagesMaxPage,
+      maxDays: config.query.maxBuckets,
+      dimensionVisitors: DIMENSION_VISITORS,
     }),
   };
 }

@@ -93,9 +93,10 @@ export async function startHttp(
     metricsRoute: metricsServer === undefined,
     export: {
       deps: () => {
-        const { seriesReader, seriesLimits } = services();
+        const { seriesReader, seriesLimits, breakdown } = services();
         return {
           reader: seriesReader,
+          breakdown,
           limits: {
             ...seriesLimits,
             maxBuckets: config.dashboards.exportMaxBuckets,

@@ -1,12 +1,11 @@
 /** Per-request GraphQL context: shared services, who is asking, and a fresh set of DataLoaders (never module-level). */
-import type DataLoader from 'dataloader';
 import type { Principal } from '../auth/Principal';
-import { createSeriesLoader } from '../query/createSeriesLoader';
-import type { Series, SeriesRequest } from '../query/Series';
+import { StatsLoader } from '../query/StatsLoader';
 import type { Services } from './Services';
 
 export interface Loaders {
-  readonly series: DataLoader<SeriesRequest, Series, string>;
+  /** Series and breakdowns: one batch, one find per source, per request. */
+  readonly stats: StatsLoader;
 }
 
 export interface Context {
@@ -27,7 +26,7 @@ export function createContext(
   return {
     services,
     principal,
-    loaders: { series: createSeriesLoader(services.seriesReader) },
+    loaders: { stats: new StatsLoader(services.seriesReader) },
     idempotencyKeyHeader: Array.isArray(header) ? header.join(', ') : header,
   };
 }

@@ -1,5 +1,6 @@
 /** The use-cases resolvers call; built once per process and shared by every request. */
 import type { HitIngest } from '../ingest/HitIngest';
+import type { BreakdownQuery } from '../query/BreakdownQuery';
 import type { ImpressionIngest } from '../ingest/ImpressionIngest';
 import type { ImpressionQueries } from '../query/ImpressionQueries';
 import type { LiveSeriesHub } from '../query/LiveSeriesHub';
@@ -25,4 +26,6 @@ export interface Services {
   readonly impressionQueries: ImpressionQueries;
   /** A site's pages ranked by hits (issue 11). */
   readonly topPages: TopPagesQuery;
+  /** A dimension's values ranked by hits (issue 20). */
+  readonly breakdown: BreakdownQuery;
 }

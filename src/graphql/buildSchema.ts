@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import type { PubSub } from 'type-graphql';
+import { BreakdownResolver } from './resolvers/BreakdownResolver';
 import { HitResolver } from './resolvers/HitResolver';
 import { ImpressionResolver } from './resolvers/ImpressionResolver';
 import { PageStatsLiveResolver } from './resolvers/PageStatsLiveResolver';
@@ -20,6 +21,7 @@ export const resolvers = [
   PreallocateResolver,
   ImpressionResolver,
   TopPagesResolver,
+  BreakdownResolver,
 ] as const;
 
 /**

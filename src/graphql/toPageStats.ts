@@ -8,6 +8,8 @@ import type { SeriesPointType } from './types/SeriesPointType';
 
 export function toPageStats(series: Series, compared?: { kind: Comparison; series: Series }): PageStatsType {
   const zone = series.request.timeZone ?? UTC_ZONE;
+  const visitors = series.visitors?.visitors ?? null;
+  const earlier = compared?.series.visitors?.visitors ?? null;
   return {
     site: series.request.site,
     page: series.request.page,
@@ -21,6 +23,7 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
       return toPoints(series, zone);
     },
     values: series.points.map((point) => point.hits),
+    ...spanFields(series),
     comparison: compared
       ? {
           kind: compared.kind,
@@ -28,6 +31,9 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
           to: new Date(compared.series.to),
           total: compared.series.total,
           change: compared.series.total === 0 ? null : (series.total - compared.series.total) / compared.series.total,
+          ...spanFields(compared.series),
+          visitorsChange:
+            visitors === null || earlier === null || earlier === 0 ? null : (visitors - earlier) / earlier,
           get points() {
             return toPoints(compared.series, zone);
           },
@@ -37,7 +43,14 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
   };
 }
 
-function toPoints(series: Series, zone: string): SeriesPointType[] {
+function spanFields(series: Series): { visitors: number | null; visitorsFrom: Date | null; visitorsTo: Date | null } {
+  const span = series.visitors;
+  return span
+    ? { visitors: span.visitors, visitorsFrom: new Date(span.from), visitorsTo: new Date(span.to) }
+    : { visitors: null, visitorsFrom: null, visitorsTo: null };
+}
+
+export function toPoints(series: Series, zone: string): SeriesPointType[] {
   return series.points.map((point) => ({
     t: new Date(point.t),
     // Formatting with an offset is the costliest part of a point: done only for a query that selects `local`.
@@ -45,5 +58,6 @@ function toPoints(series: Series, zone: string): SeriesPointType[] {
       return formatWithOffset(zone, point.t);
     },
     hits: point.hits,
+    visitors: point.visitors ?? null,
   }));
 }

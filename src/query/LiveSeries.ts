@@ -7,7 +7,8 @@ import { MINUTE_MS, SECOND_MS } from '../time/buckets';
 import { floorIn } from '../time/zonedBuckets';
 import { UTC_ZONE } from '../time/zoneOffset';
 import { Granularity } from '../time/Granularity';
-import type { SeriesPoint, SeriesRequest } from './Series';
+import type { SeriesPoint, SeriesRequest, SpanVisitors } from './Series';
+import { visitorOptions } from './visitorOptions';
 
 export type LiveGranularity = Granularity.SECOND | Granularity.MINUTE;
 
@@ -19,6 +20,8 @@ export interface LiveSeriesSpec {
   readonly windowMs: number;
   /** IANA zone the buckets follow (MINUTE buckets are the same in every zone whose offset is whole minutes). */
   readonly timeZone?: string | undefined;
+  /** Present when the subscription selected visitors: the window's, and at MINUTE each point's, from minute sketches. */
+  readonly visitors?: { readonly secondsRetentionMs?: number | undefined } | undefined;
 }
 
 export interface LiveUpdate {
@@ -31,6 +34,8 @@ export interface LiveUpdate {
   readonly to: number;
   /** Sum of the whole window, not only of `points`. */
   readonly total: number;
+  /** Distinct visitors of the whole window (or of the periods covering it, which it states); absent unless asked for. */
+  readonly visitors?: SpanVisitors | null | undefined;
   /** Snapshot: every bucket. Otherwise: the buckets whose counts changed; buckets not listed are unchanged (new ones are 0). */
   readonly points: readonly SeriesPoint[];
 }
@@ -38,7 +43,8 @@ export interface LiveUpdate {
 const WIDTH: Record<LiveGranularity, number> = { [Granularity.SECOND]: SECOND_MS, [Granularity.MINUTE]: MINUTE_MS };
 
 export function liveSeriesKey(spec: LiveSeriesSpec): string {
-  return `${spec.granularity}\u0000${spec.windowMs}\u0000${spec.timeZone ?? 'UTC'}\u0000${spec.site}\u0000${spec.page}`;
+  const visitors = spec.visitors ? `v${spec.visitors.secondsRetentionMs ?? ''}` : '-';
+  return `${spec.granularity}\u0000${spec.windowMs}\u0000${spec.timeZone ?? 'UTC'}\u0000${spec.site}\u0000${spec.page}\u0000${visitors}`;
 }
 
 /** The series request for the window at `now`: ceil(window / width) buckets, the last one holding `now`. */
@@ -53,10 +59,14 @@ export function liveWindowRequest(spec: LiveSeriesSpec, now: number): SeriesRequ
     from: current - (buckets - 1) * width,
     to: current + width,
     timeZone: spec.timeZone,
+    ...(spec.visitors ? { visitors: visitorOptions(now, spec.visitors.secondsRetentionMs) } : {}),
   };
 }
 
-/** The points whose counts differ from `known` (bucket start → count; absent means 0). */
-export function changedPoints(known: ReadonlyMap<number, number>, points: readonly SeriesPoint[]): SeriesPoint[] {
-  return points.filter((point) => (known.get(point.t) ?? 0) !== point.hits);
+/** The points whose counts (or visitors) differ from `known` (bucket start → point; absent means 0 hits). */
+export function changedPoints(known: ReadonlyMap<number, SeriesPoint>, points: readonly SeriesPoint[]): SeriesPoint[] {
+  return points.filter((point) => {
+    const before = known.get(point.t);
+    return (before?.hits ?? 0) !== point.hits || (before?.visitors ?? null) !== (point.visitors ?? null);
+  });
 }

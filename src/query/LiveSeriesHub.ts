@@ -10,7 +10,7 @@ import { liveSeriesKey, liveWindowRequest } from './LiveSeries';
 import { LiveSubscription } from './LiveSubscription';
 import { loadSeries } from './loadSeries';
 import type { SeriesReader } from './SeriesReader';
-import { MAX_SERIES_PER_BATCH } from './createSeriesLoader';
+import { MAX_SERIES_PER_BATCH } from './StatsLoader';
 
 export interface LiveSeriesHubOptions {
   readonly clock: () => number;

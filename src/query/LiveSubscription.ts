@@ -7,8 +7,8 @@ import { changedPoints } from './LiveSeries';
 import type { Series, SeriesPoint } from './Series';
 
 export class LiveSubscription implements AsyncIterableIterator<LiveUpdate> {
-  /** Counts the reader has (or will have once it reads `pending`), by bucket start; undefined before the snapshot. */
-  private known: Map<number, number> | undefined;
+  /** Points the reader has (or will have once it reads `pending`), by bucket start; undefined before the snapshot. */
+  private known: Map<number, SeriesPoint> | undefined;
   private pending: LiveUpdate | undefined;
   private wake: ((result: IteratorResult<LiveUpdate>) => void) | undefined;
   private done = false;
@@ -22,8 +22,8 @@ export class LiveSubscription implements AsyncIterableIterator<LiveUpdate> {
   offer(series: Series): void {
     if (this.done) return;
     const snapshot = this.known === undefined;
-    const changed = snapshot ? series.points : changedPoints(this.known as Map<number, number>, series.points);
-    this.known = new Map(series.points.map((point) => [point.t, point.hits]));
+    const changed = snapshot ? series.points : changedPoints(this.known as Map<number, SeriesPoint>, series.points);
+    this.known = new Map(series.points.map((point) => [point.t, point]));
     if (changed.length === 0 && !snapshot) return;
     const update: LiveUpdate = {
       spec: this.spec,
@@ -31,6 +31,7 @@ export class LiveSubscription implements AsyncIterableIterator<LiveUpdate> {
       from: series.from,
       to: series.to,
       total: series.total,
+      visitors: series.visitors,
       points: this.pending && !snapshot ? merge(this.pending, changed, series) : changed,
     };
     if (this.wake) {
@@ -79,10 +80,7 @@ export class LiveSubscription implements AsyncIterableIterator<LiveUpdate> {
 /** An unread update plus newer changes: the union by bucket, newest counts winning, inside the current window. */
 function merge(pending: LiveUpdate, changed: readonly SeriesPoint[], series: Series): SeriesPoint[] {
   if (pending.snapshot) return [...series.points];
-  const byT = new Map<number, number>();
-  for (const point of [...pending.points, ...changed]) byT.set(point.t, point.hits);
-  return [...byT]
-    .filter(([t]) => t >= series.from)
-    .sort(([a], [b]) => a - b)
-    .map(([t, hits]) => ({ t, hits }));
+  const byT = new Map<number, SeriesPoint>();
+  for (const point of [...pending.points, ...changed]) byT.set(point.t, point);
+  return [...byT.values()].filter((point) => point.t >= series.from).sort((a, b) => a.t - b.t);
 }

@@ -1,4 +1,5 @@
 /** A request for one time series, and the dense answer. */
+import type { Dimension } from '../domain/dimensions/Dimension';
 import type { Granularity } from '../time/Granularity';
 
 export interface SeriesRequest {
@@ -11,12 +12,48 @@ export interface SeriesRequest {
   readonly to: number;
   /** IANA zone the buckets follow; absent means UTC. */
   readonly timeZone?: string | undefined;
+  /** Present when distinct visitors are wanted (a query selected them): only then are sketches read. */
+  readonly visitors?: VisitorOptions | undefined;
+  /** Only the hits with one value of one dimension (issue 20); buckets must be unions of UTC days. */
+  readonly filter?: DimensionFilter | undefined;
+}
+
+export interface VisitorOptions {
+  /**
+   * The first UTC minute whose minute document (and its sketch) is surely kept, from the seconds retention at the
+   * request's `now`; absent when minute documents are not written (SECONDS_ENABLED=false).
+   */
+  readonly minutesFrom?: number | undefined;
+  /** Only the buckets' visitors, not the range's (an export chunk): saves reading a cover nobody shows. */
+  readonly pointsOnly?: boolean | undefined;
+}
+
+export interface DimensionFilter {
+  readonly dimension: Dimension;
+  /** The value as the client named it. */
+  readonly value: string;
+  /** dimensionKey(value): the field name its counters are stored under. */
+  readonly key: string;
+  /** Whether the documents read keep a sketch per value of this dimension (site documents, DIMENSION_VISITORS). */
+  readonly sketched: boolean;
 }
 
 export interface SeriesPoint {
   /** Start of the bucket, epoch ms. */
   readonly t: number;
   readonly hits: number;
+  /**
+   * Distinct visitors in the bucket; null when the bucket is not a union of stored sketch periods; absent when
+   * visitors were not asked for.
+   */
+  readonly visitors?: number | null | undefined;
+}
+
+/** Distinct visitors over an explicit span: the series' own, or the smallest union of stored periods covering it. */
+export interface SpanVisitors {
+  readonly visitors: number;
+  readonly from: number;
+  readonly to: number;
 }
 
 export interface Series {
@@ -27,4 +64,9 @@ export interface Series {
   readonly to: number;
   readonly total: number;
   readonly points: readonly SeriesPoint[];
+  /**
+   * Null when no stored sketch answers (a filtered page series) or only points were asked for; absent when visitors
+   * were not asked for.
+   */
+  readonly visitors?: SpanVisitors | null | undefined;
 }

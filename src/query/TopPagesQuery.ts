@@ -4,14 +4,14 @@
  * (counterPieces): whole UTC days from monthly documents, boundary hours and minutes from the boundary days' daily
  * documents, each source one streamed find over the site's documents on those dates. Cost grows with the number
  * of pages × documents per page in the range (docs/benchmarks.md), and since every page is summed anyway,
- * `totalCount` (pages with at least one hit) is exact and free.
+ * `totalCount` (pages with at least one hit) is exact and free. Visitors per page are not read here: the resolver
+ * asks for the returned page of results only, through the request's DataLoader (spanVisitors).
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { parseSite } from '../domain/parseSite';
 import type { SitePageDocument, SitePageFields } from '../store/SitePageScan';
-import { Granularity } from '../time/Granularity';
-import { bucketCountIn, bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';
 import { counterPieces } from './counterPieces';
+import { countedDays } from './countedDays';
 import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
 import { parseTimeZone } from './parseTimeZone';
@@ -42,6 +42,12 @@ export interface TopPagesResult extends ImpressionConnection<PageHits> {
   /** The days counted: start of the first, end of the last. */
   readonly from: number;
   readonly to: number;
+  /**
+   * The span pages' visitors are counted over (spanVisitors): the UTC days covering the counted days, the same days
+   * where the zone's days are UTC days.
+   */
+  readonly visitorsFrom: number;
+  readonly visitorsTo: number;
 }
 
 export interface TopPagesLimits {
@@ -61,7 +67,11 @@ export class TopPagesQuery {
     const zone = parseTimeZone(args.timeZone);
     const first = this.parseFirst(args.first);
     const after = args.after == null ? undefined : decodeTopPageCursor(args.after);
-    const { from, to } = this.parseRange(zone, args.from, args.to);
+    const { from, to, utcFrom, utcTo } = countedDays(zone, args.from, args.to, {
+      maxDays: this.limits.maxDays,
+      field: 'topPages',
+      setting: 'QUERY_MAX_BUCKETS',
+    });
     const totals = await this.sumPages(site, from, to);
     const ranked = [...totals]
       .filter(([, hits]) => hits > 0)
@@ -69,7 +79,14 @@ export class TopPagesQuery {
       .sort(compareTopPages);
     const start = after ? ranked.findIndex((row) => compareTopPages(row, after) > 0) : 0;
     const rows = start < 0 ? [] : ranked.slice(start, start + first + 1);
-    return { ...connection(rows, first, encodeTopPageCursor), totalCount: ranked.length, from, to };
+    return {
+      ...connection(rows, first, encodeTopPageCursor),
+      totalCount: ranked.length,
+      from,
+      to,
+      visitorsFrom: utcFrom,
+      visitorsTo: utcTo,
+    };
   }
 
   /** Hits per page over [from, to): one streamed find per stored level the range's boundaries need. */
@@ -98,26 +115,6 @@ export class TopPagesQuery {
       });
     }
     return totals;
-  }
-
-  private parseRange(zone: string, fromDate: Date, toDate: Date): { from: number; to: number } {
-    const from = fromDate.getTime();
-    const to = toDate.getTime();
-    if (from >= to) {
-      throw new BadUserInputError(
-        `range.from must be before range.to, got from ${fromDate.toISOString()} and to ${toDate.toISOString()}`,
-        'range',
-      );
-    }
-    const days = bucketCountIn(zone, Granularity.DAY, from, to, this.limits.maxDays);
-    if (days > this.limits.maxDays) {
-      throw new BadUserInputError(
-        `range spans ${days} days, more than the limit of ${this.limits.maxDays} (QUERY_MAX_BUCKETS) for topPages`,
-        'range',
-      );
-    }
-    const starts = bucketStartsIn(zone, Granularity.DAY, from, to);
-    return { from: starts[0] as number, to: nextBucketIn(zone, Granularity.DAY, starts[starts.length - 1] as number) };
   }
 
   private parseFirst(first: number): number {

@@ -1,21 +1,40 @@
 /**
  * Turns fetched documents into a dense series: each bucket is the sum of its stored counters (see
  * counterPieces), zero where no document or counter exists (sparse documents and days without hits read as zeros).
+ * A filtered series sums its value's `d.<dimension>.<key>` over the bucket's days and months instead. Visitors, when
+ * asked for, come from seriesVisitors.
  */
 import { floorTo, SECOND_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import type { CounterPiece } from './counterPieces';
 import type { DocumentLookup } from './DocumentLookup';
+import type { PeriodPiece } from './periodPieces';
 import type { SeriesPlan } from './planSeries';
-import type { Series, SeriesPoint, SeriesRequest } from './Series';
+import type { DimensionFilter, Series, SeriesPoint, SeriesRequest } from './Series';
+import { documentOf, seriesVisitors } from './seriesVisitors';
 
 export function fillSeries(request: SeriesRequest, plan: SeriesPlan, lookup: DocumentLookup): Series {
-  const points: SeriesPoint[] =
+  const { filter } = request;
+  const { filterPieces } = plan;
+  const counts =
     request.granularity === Granularity.SECOND
-      ? plan.bucketStarts.map((t) => ({ t, hits: secondCount(lookup, t) }))
-      : plan.bucketStarts.map((t, i) => ({ t, hits: sumPieces(lookup, plan.pieces[i] ?? []) }));
-  const total = points.reduce((sum, point) => sum + point.hits, 0);
-  return { request, from: plan.bucketStarts[0] as number, to: plan.end, total, points };
+      ? plan.bucketStarts.map((t) => secondCount(lookup, t))
+      : filter && filterPieces
+        ? filterPieces.map((pieces) => sumFiltered(lookup, filter, pieces))
+        : plan.bucketStarts.map((_, i) => sumPieces(lookup, plan.pieces[i] ?? []));
+  const total = counts.reduce((sum, hits) => sum + hits, 0);
+  const from = plan.bucketStarts[0] as number;
+  if (request.visitors === undefined) {
+    const points: SeriesPoint[] = plan.bucketStarts.map((t, i) => ({ t, hits: counts[i] as number }));
+    return { request, from, to: plan.end, total, points };
+  }
+  const visitors = seriesVisitors(request, plan, lookup);
+  const points: SeriesPoint[] = plan.bucketStarts.map((t, i) => ({
+    t,
+    hits: counts[i] as number,
+    visitors: visitors.points[i] ?? null,
+  }));
+  return { request, from, to: plan.end, total, points, visitors: visitors.range };
 }
 
 export function sumPieces(lookup: DocumentLookup, pieces: readonly CounterPiece[]): number {
@@ -33,6 +52,12 @@ function pieceCount(lookup: DocumentLookup, piece: CounterPiece): number {
     case 'minute':
       return number((lookup.minutes?.(piece.doc) ?? lookup.daily(piece.doc))?.minute?.[piece.hour]?.[piece.minute]);
   }
+}
+
+function sumFiltered(lookup: DocumentLookup, filter: DimensionFilter, pieces: readonly PeriodPiece[]): number {
+  let sum = 0;
+  for (const piece of pieces) sum += number(documentOf(lookup, piece)?.d?.[filter.dimension]?.[filter.key]);
+  return sum;
 }
 
 function secondCount(lookup: DocumentLookup, t: number): number {

@@ -16,7 +16,15 @@ export const LIVE_WINDOW_SECONDS: Record<LiveGranularity, { min: number; max: nu
 };
 
 export function parseLiveSeriesRequest(
-  input: { site: string; page: string; granularity: LiveGranularity; window: number; timeZone?: string | null },
+  input: {
+    site: string;
+    page: string;
+    granularity: LiveGranularity;
+    window: number;
+    timeZone?: string | null;
+    /** The subscription selected visitors. */
+    visitors?: boolean;
+  },
   limits: SeriesLimits,
 ): LiveSeriesSpec {
   const site = parseSite(input.site);
@@ -39,5 +47,6 @@ export function parseLiveSeriesRequest(
       );
     }
   }
-  return { site, page, granularity: input.granularity, windowMs, timeZone };
+  const visitors = input.visitors ? { secondsRetentionMs: limits.secondsRetentionMs } : undefined;
+  return { site, page, granularity: input.granularity, windowMs, timeZone, ...(visitors ? { visitors } : {}) };
 }

@@ -1,7 +1,8 @@
 /**
  * Validates a series request at the boundary: the same site/page rules as ingest (no page: the site's totals), a
  * known time zone, a non-empty range, a bucket limit, and for SECOND a range inside the retention window at `now`
- * (older second-level data is expired).
+ * (older second-level data is expired); a dimension filter through parseDimensionFilter. Visitors, when wanted, may
+ * read minute sketches inside the retention at `now` (visitorOptions).
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { parsePage } from '../domain/parsePage';
@@ -10,8 +11,12 @@ import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { HOUR_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import { bucketCountIn } from '../time/zonedBuckets';
+import type { Dimension } from '../domain/dimensions/Dimension';
+import { checkFilterGranularity, parseDimensionFilter } from './parseDimensionFilter';
+import type { DimensionFilterInput } from './parseDimensionFilter';
 import { parseTimeZone } from './parseTimeZone';
 import type { SeriesRequest } from './Series';
+import { visitorOptions } from './visitorOptions';
 
 export interface SeriesLimits {
   readonly maxBuckets: number;
@@ -21,6 +26,8 @@ export interface SeriesLimits {
   readonly siteTotals?: boolean | undefined;
   /** The setting `maxBuckets` comes from, named in the error (default QUERY_MAX_BUCKETS). */
   readonly maxBucketsSetting?: string | undefined;
+  /** Dimensions whose site documents keep per-value sketches (DIMENSION_VISITORS); absent: none. */
+  readonly dimensionVisitors?: ReadonlySet<Dimension> | undefined;
 }
 
 export interface SeriesInput {
@@ -31,6 +38,10 @@ export interface SeriesInput {
   readonly from: Date;
   readonly to: Date;
   readonly timeZone?: string | null | undefined;
+  /** Read distinct visitors as well (the query selected them). */
+  readonly visitors?: boolean | undefined;
+  /** Only hits with this value of one dimension. */
+  readonly filter?: DimensionFilterInput | null | undefined;
 }
 
 export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now: number): SeriesRequest {
@@ -45,6 +56,7 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
       'range',
     );
   }
+  if (input.filter != null) checkFilterGranularity(input.granularity);
   if (page === SITE_TOTAL_PAGE) checkSiteTotals(input.granularity, limits);
   if (input.granularity === Granularity.SECOND) checkSecondsWindow(input.from, limits, now);
   const buckets = bucketCountIn(timeZone, input.granularity, from, to, limits.maxBuckets);
@@ -54,7 +66,17 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
       'range',
     );
   }
-  return { site, page, granularity: input.granularity, from, to, timeZone };
+  const request: SeriesRequest = {
+    site,
+    page,
+    granularity: input.granularity,
+    from,
+    to,
+    timeZone,
+    ...(input.visitors ? { visitors: visitorOptions(now, limits.secondsRetentionMs) } : {}),
+  };
+  if (input.filter == null) return request;
+  return { ...request, filter: parseDimensionFilter(input.filter, request, limits.dimensionVisitors ?? new Set()) };
 }
 
 function checkSiteTotals(granularity: Granularity, limits: SeriesLimits): void {

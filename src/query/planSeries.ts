@@ -5,23 +5,25 @@
  * `monthly` → monthly documents' `daily`; `hourly` → daily documents' `hourly`; `minute` → daily documents'
  * `minute.<h>` for only the hours needed (a one-hour chart reads 60 counters, not 1,440); `seconds` → the
  * second-level minute documents. In UTC: MINUTE reads minutes, HOUR hours, DAY/WEEK/MONTH monthly documents.
+ * A filtered series reads `d.<dimension>.<key>` of monthly and daily documents instead (periodPieces). Visitors, when
+ * asked for, add each bucket's stored sketch periods (periodPieces: monthly, daily, minute `v`) to the same sources,
+ * and, when some bucket is not such a union, the periods covering the whole range (coveringPeriods).
  */
-import { addMonths, DAY_MS, floorTo } from '../time/buckets';
+import { floorTo, MINUTE_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import { bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';
 import { UTC_ZONE } from '../time/zoneOffset';
-import type { SeriesDocumentRange } from '../store/SeriesDocumentRange';
+import type { ExtraFields } from '../store/statsExtras';
 import { counterPieces } from './counterPieces';
 import type { CounterPiece } from './counterPieces';
+import { coveringPeriods } from './coveringPeriods';
+import type { PeriodCover } from './coveringPeriods';
+import { DocumentNeeds } from './DocumentNeeds';
+import { periodPieces } from './periodPieces';
+import type { PeriodPiece } from './periodPieces';
 import type { SeriesRequest } from './Series';
-
-export type SeriesSource = 'hourly' | 'minute' | 'monthly' | 'seconds';
-
-export interface SeriesRead {
-  readonly source: SeriesSource;
-  /** Contiguous runs of documents (by period start) this series needs from the source. */
-  readonly ranges: readonly SeriesDocumentRange[];
-}
+import { PERIOD_SOURCE } from './SeriesRead';
+import type { SeriesRead } from './SeriesRead';
 
 export interface SeriesPlan {
   /** One entry per source needed, in the order monthly, hourly, minute, seconds. */
@@ -31,51 +33,84 @@ export interface SeriesPlan {
   readonly bucketStarts: readonly number[];
   /** End of the last bucket. */
   readonly end: number;
-  /** Per bucket, the stored counters it sums (empty for SECOND, which reads `seconds` directly). */
+  /** Per bucket, the stored counters it sums (empty for SECOND, which reads `seconds` directly, and for a filter). */
   readonly pieces: readonly (readonly CounterPiece[])[];
+  /** A filtered series: per bucket, the periods whose `d.<dimension>.<key>` it sums. */
+  readonly filterPieces?: readonly (readonly PeriodPiece[])[] | undefined;
+  /** Per bucket, the periods whose sketches make it up; undefined for a bucket that is no such union. */
+  readonly visitorPieces?: readonly (readonly PeriodPiece[] | undefined)[] | undefined;
+  /** The periods range visitors are read from when the buckets' own do not make up the range. */
+  readonly visitorCover?: PeriodCover | undefined;
 }
 
-const SOURCE_ORDER: readonly SeriesSource[] = ['monthly', 'hourly', 'minute', 'seconds'];
-
 export function planSeries(request: SeriesRequest): SeriesPlan {
-  const { granularity, from, to, site, page } = request;
+  const { granularity, from, to, filter } = request;
   const zone = request.timeZone ?? UTC_ZONE;
   const starts = bucketStartsIn(zone, granularity, from, to);
   const first = starts[0] as number;
   const end = nextBucketIn(zone, granularity, starts[starts.length - 1] as number);
+  const docs = new DocumentNeeds();
+
+  let pieces: CounterPiece[][] = [];
+  let filterPieces: PeriodPiece[][] | undefined;
   if (granularity === Granularity.SECOND) {
-    const range = { site, page, first: floorTo(Granularity.MINUTE, first), last: floorTo(Granularity.MINUTE, end - 1) };
-    return { reads: [{ source: 'seconds', ranges: [range] }], hours: new Set(), bucketStarts: starts, end, pieces: [] };
+    for (let t = floorTo(Granularity.MINUTE, first); t < end; t += MINUTE_MS) docs.add('seconds', t);
+  } else if (filter) {
+    const dimensions = new Map([[filter.dimension, new Set([filter.key])]]);
+    filterPieces = starts.map((start, i) => {
+      const bucket = periodPieces(start, starts[i + 1] ?? end);
+      // parseDimensionFilter refuses such requests before they get here.
+      if (bucket === undefined) throw new RangeError('a filtered series needs buckets that are unions of UTC days');
+      for (const piece of bucket) docs.add(PERIOD_SOURCE[piece.level], piece.start, { dimensions });
+      return bucket;
+    });
+  } else {
+    pieces = starts.map((start, i) => counterPieces(start, starts[i + 1] ?? end));
+    for (const bucket of pieces) for (const piece of bucket) docs.addCounter(piece);
   }
-  const pieces = starts.map((start, i) => counterPieces(start, starts[i + 1] ?? end));
-  const docs = new Map<SeriesSource, Set<number>>();
-  const hours = new Set<number>();
-  for (const bucket of pieces) {
-    for (const piece of bucket) {
-      let set = docs.get(piece.source);
-      if (!set) docs.set(piece.source, (set = new Set()));
-      set.add(piece.doc);
-      if (piece.source === 'minute') hours.add(piece.hour);
-    }
-  }
-  const reads = SOURCE_ORDER.filter((source) => docs.has(source)).map((source) => ({
-    source,
-    ranges: runs(
-      [...(docs.get(source) as Set<number>)],
-      source === 'monthly' ? (t) => addMonths(t, 1) : (t) => t + DAY_MS,
-    ).map(([firstDoc, lastDoc]) => ({ site, page, first: firstDoc, last: lastDoc })),
-  }));
-  return { reads, hours, bucketStarts: starts, end, pieces };
+
+  const visitors = planVisitors(request, starts, end, docs);
+  return {
+    reads: docs.reads(request.site, request.page),
+    hours: docs.hours,
+    bucketStarts: starts,
+    end,
+    pieces,
+    filterPieces,
+    ...visitors,
+  };
 }
 
-/** Sorted period starts grouped into [first, last] runs of consecutive periods. */
-function runs(starts: number[], next: (t: number) => number): Array<[number, number]> {
-  const sorted = starts.sort((a, b) => a - b);
-  const result: Array<[number, number]> = [];
-  for (const t of sorted) {
-    const last = result[result.length - 1];
-    if (last && next(last[1]) === t) last[1] = t;
-    else result.push([t, t]);
+function planVisitors(
+  request: SeriesRequest,
+  starts: readonly number[],
+  end: number,
+  docs: DocumentNeeds,
+): Pick<SeriesPlan, 'visitorPieces' | 'visitorCover'> {
+  const extra = visitorFields(request);
+  if (extra === undefined) return {};
+  // Per-value sketches live in daily and monthly documents only; minute documents keep the whole page's.
+  const minutesFrom = request.filter ? undefined : request.visitors?.minutesFrom;
+  const visitorPieces =
+    request.granularity === Granularity.SECOND
+      ? starts.map(() => undefined)
+      : starts.map((start, i) => periodPieces(start, starts[i + 1] ?? end, minutesFrom));
+  const answered = visitorPieces.every((bucket) => bucket !== undefined);
+  const visitorCover =
+    answered || request.visitors?.pointsOnly === true
+      ? undefined
+      : coveringPeriods(starts[0] as number, end, minutesFrom);
+  for (const bucket of [...visitorPieces, visitorCover?.pieces]) {
+    for (const piece of bucket ?? []) docs.add(PERIOD_SOURCE[piece.level], piece.start, extra);
   }
-  return result;
+  return { visitorPieces, visitorCover };
+}
+
+/** The fields a series' visitors are read from, or undefined when none answer them (or none were asked for). */
+export function visitorFields(request: SeriesRequest): ExtraFields | undefined {
+  if (request.visitors === undefined) return undefined;
+  const { filter } = request;
+  if (filter === undefined) return { visitors: true };
+  if (!filter.sketched) return undefined;
+  return { dimensionVisitors: new Map([[filter.dimension, new Set([filter.key])]]) };
 }

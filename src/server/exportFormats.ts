@@ -1,24 +1,30 @@
 /**
- * The export file formats, one row per bucket. Columns (in this order): `start` and `end` (ISO-8601 with the time
- * zone's offset, end exclusive), `hits`, `site`, `page` (empty for site totals). CSV is RFC 4180 with CRLF line
- * ends and a UTF-8 byte order mark, so spreadsheets read non-ASCII paths right; a text cell that a spreadsheet
- * would run as a formula (leading = + - @) gets a leading apostrophe. NDJSON is one JSON object per line.
+ * The export file formats. A series: one row per bucket, columns (in this order) `start` and `end` (ISO-8601 with the
+ * time zone's offset, end exclusive), `hits`, `site`, `page` (empty for site totals), `visitors` (the bucket's
+ * distinct visitors; empty where the bucket is not a union of stored sketch periods, see SeriesPoint.visitors). A
+ * breakdown: one row per value, `value`, `hits`, `visitors` (empty where per-value sketches are not kept), ranked as
+ * the breakdown query ranks, then one `(other)` row when the writers counted values under it, so the rows add up to
+ * the span's hits. CSV is RFC 4180 with CRLF line ends and a UTF-8 byte order mark, so spreadsheets read non-ASCII
+ * text right; a text cell that a spreadsheet would run as a formula (leading = + - @) gets a leading apostrophe.
+ * NDJSON is one JSON object per line (null where CSV leaves a cell empty).
  */
+import type { BreakdownRow } from '../query/BreakdownQuery';
 import type { Series } from '../query/Series';
 import { formatWithOffset } from '../time/formatWithOffset';
 import { UTC_ZONE } from '../time/zoneOffset';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
-export const EXPORT_COLUMNS = ['start', 'end', 'hits', 'site', 'page'] as const;
+export const EXPORT_COLUMNS = ['start', 'end', 'hits', 'site', 'page', 'visitors'] as const;
+export const BREAKDOWN_COLUMNS = ['value', 'hits', 'visitors'] as const;
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   ndjson: 'application/x-ndjson; charset=utf-8',
 };
 
-export function exportHeader(format: ExportFormat): string {
-  return format === 'csv' ? `\uFEFF${EXPORT_COLUMNS.join(',')}\r\n` : '';
+export function exportHeader(format: ExportFormat, columns: readonly string[] = EXPORT_COLUMNS): string {
+  return format === 'csv' ? `\uFEFF${columns.join(',')}\r\n` : '';
 }
 
 export function exportRows(format: ExportFormat, series: Series): string {
@@ -28,11 +34,23 @@ export function exportRows(format: ExportFormat, series: Series): string {
   series.points.forEach((point, i) => {
     const start = formatWithOffset(zone, point.t);
     const end = formatWithOffset(zone, series.points[i + 1]?.t ?? series.to);
+    const visitors = point.visitors ?? null;
     out +=
       format === 'csv'
-        ? `${start},${end},${point.hits},${csvCell(site)},${csvCell(page)}\r\n`
-        : `${JSON.stringify({ start, end, hits: point.hits, site, page })}\n`;
+        ? `${start},${end},${point.hits},${csvCell(site)},${csvCell(page)},${visitors ?? ''}\r\n`
+        : `${JSON.stringify({ start, end, hits: point.hits, site, page, visitors })}\n`;
   });
+  return out;
+}
+
+export function breakdownRows(format: ExportFormat, rows: readonly BreakdownRow[]): string {
+  let out = '';
+  for (const { value, hits, visitors } of rows) {
+    out +=
+      format === 'csv'
+        ? `${csvCell(value)},${hits},${visitors ?? ''}\r\n`
+        : `${JSON.stringify({ value, hits, visitors })}\n`;
+  }
   return out;
 }
 

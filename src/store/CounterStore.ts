@@ -24,11 +24,11 @@ import { startOfMonth } from '../time/buckets';
 import {
   findMonthly,
   MONTHLY_COLLECTION,
-  MONTHLY_PROJECTION,
   monthlyCollection,
   monthlyDocumentId,
   monthlyDocumentIds,
   monthlyIndexes,
+  monthlyProjection,
   preallocatedMonthly,
 } from './monthlyStats';
 import type { MonthlyStatsDocument } from './monthlyStats';
@@ -37,10 +37,10 @@ import {
   findSeconds,
   preallocatedSecondsHour,
   SECONDS_COLLECTION,
-  SECONDS_PROJECTION,
   secondIndexes,
   secondsCollection,
   secondsDocumentIds,
+  secondsProjection,
 } from './secondStats';
 import type { SecondStatsDocument } from './secondStats';
 import { secondsExpiryCutoff, secondsTtlIndex } from './secondsRetention';
@@ -48,6 +48,7 @@ import { deleteExpired, ensureTtlOrSweep, sweepPlanFor } from './ttlOrSweep';
 import type { ExpiringCollection, ExpiryMode, SweepContext } from './ttlOrSweep';
 import type { WritePolicy } from './WritePolicy';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
+import type { ExtraFields, StatsExtras } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
 import { isAbsorbed, markProjection } from './FlushMark';
 import type { FlushMark } from './FlushMark';
@@ -216,21 +217,32 @@ export class CounterStore {
     ]);
   }
 
-  findDaily(ranges: readonly SeriesDocumentRange[], fields: DailyFields): Promise<DailyStatsDocument[]> {
-    return this.read(this.readers.daily, ranges, dailyDocumentIds, dailyProjection(fields), () =>
-      findDaily(this.readers.daily, ranges, fields),
+  /** `extra`: the visitor and dimension fields to read as well (statsExtras), in the same find. */
+  findDaily(
+    ranges: readonly SeriesDocumentRange[],
+    fields: DailyFields,
+    extra?: ExtraFields,
+  ): Promise<Array<DailyStatsDocument & StatsExtras>> {
+    return this.read(this.readers.daily, ranges, dailyDocumentIds, dailyProjection(fields, extra), () =>
+      findDaily(this.readers.daily, ranges, fields, extra),
     );
   }
 
-  findMonthly(ranges: readonly SeriesDocumentRange[]): Promise<MonthlyStatsDocument[]> {
-    return this.read(this.readers.monthly, ranges, monthlyDocumentIds, MONTHLY_PROJECTION, () =>
-      findMonthly(this.readers.monthly, ranges),
+  findMonthly(
+    ranges: readonly SeriesDocumentRange[],
+    extra?: ExtraFields,
+  ): Promise<Array<MonthlyStatsDocument & StatsExtras>> {
+    return this.read(this.readers.monthly, ranges, monthlyDocumentIds, monthlyProjection(extra), () =>
+      findMonthly(this.readers.monthly, ranges, extra),
     );
   }
 
-  findSeconds(ranges: readonly SeriesDocumentRange[]): Promise<SecondStatsDocument[]> {
-    return this.read(this.readers.seconds, ranges, secondsDocumentIds, SECONDS_PROJECTION, () =>
-      findSeconds(this.readers.seconds, ranges),
+  findSeconds(
+    ranges: readonly SeriesDocumentRange[],
+    extra?: ExtraFields,
+  ): Promise<Array<SecondStatsDocument & StatsExtras>> {
+    return this.read(this.readers.seconds, ranges, secondsDocumentIds, secondsProjection(extra), () =>
+      findSeconds(this.readers.seconds, ranges, extra),
     );
   }
 

@@ -11,6 +11,8 @@ import type { PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
 import type { Targeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
+import { extraProjection } from './statsExtras';
+import type { ExtraFields, StatsExtras } from './statsExtras';
 
 export const DAILY_COLLECTION = 'stats.daily';
 
@@ -81,8 +83,8 @@ export function preallocatedDaily(
   return counterUpsert(key, targeting, { zeros: { daily: 0, hourly, minute } });
 }
 
-export function dailyProjection(fields: DailyFields): Document {
-  const projection: Document = { _id: 0, metadata: 1 };
+export function dailyProjection(fields: DailyFields, extra?: ExtraFields): Document {
+  const projection: Document = { _id: 0, metadata: 1, ...extraProjection(extra) };
   if (fields.kind === 'hourly') projection.hourly = 1;
   else for (const hour of fields.hours) projection[`minute.${hour}`] = 1;
   return projection;
@@ -93,11 +95,12 @@ export async function findDaily(
   collection: Collection<DailyStatsDocument>,
   ranges: readonly SeriesDocumentRange[],
   fields: DailyFields,
-): Promise<DailyStatsDocument[]> {
+  extra?: ExtraFields,
+): Promise<Array<DailyStatsDocument & StatsExtras>> {
   if (ranges.length === 0) return [];
   return collection
-    .find({ $or: ranges.map(rangeClause) }, { projection: dailyProjection(fields) })
-    .toArray() as Promise<DailyStatsDocument[]>;
+    .find({ $or: ranges.map(rangeClause) }, { projection: dailyProjection(fields, extra) })
+    .toArray() as Promise<Array<DailyStatsDocument & StatsExtras>>;
 }
 
 export function rangeClause(range: SeriesDocumentRange): Document {

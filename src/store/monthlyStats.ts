@@ -11,6 +11,8 @@ import { counterUpsert } from './counterUpsert';
 import type { Targeting } from './counterUpsert';
 import { rangeClause } from './dailyStats';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
+import { extraProjection } from './statsExtras';
+import type { ExtraFields, StatsExtras } from './statsExtras';
 
 export const MONTHLY_COLLECTION = 'stats.monthly';
 
@@ -71,12 +73,17 @@ export function preallocatedMonthly(
   return counterUpsert(key, targeting, { zeros: { daily } });
 }
 
+export function monthlyProjection(extra?: ExtraFields): Document {
+  return { ...MONTHLY_PROJECTION, ...extraProjection(extra) };
+}
+
 export async function findMonthly(
   collection: Collection<MonthlyStatsDocument>,
   ranges: readonly SeriesDocumentRange[],
-): Promise<MonthlyStatsDocument[]> {
+  extra?: ExtraFields,
+): Promise<Array<MonthlyStatsDocument & StatsExtras>> {
   if (ranges.length === 0) return [];
-  return collection.find({ $or: ranges.map(rangeClause) }, { projection: MONTHLY_PROJECTION }).toArray() as Promise<
-    MonthlyStatsDocument[]
-  >;
+  return collection
+    .find({ $or: ranges.map(rangeClause) }, { projection: monthlyProjection(extra) })
+    .toArray() as Promise<Array<MonthlyStatsDocument & StatsExtras>>;
 }

@@ -12,6 +12,8 @@ import type { PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
 import type { Targeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
+import { extraProjection } from './statsExtras';
+import type { ExtraFields, StatsExtras } from './statsExtras';
 import type { ExpiringCollection, SweepPlan } from './ttlOrSweep';
 
 export const SECONDS_COLLECTION = 'stats.seconds';
@@ -81,14 +83,19 @@ export function preallocatedSecondsHour(
 }
 
 /** One find for many series: the same `$or` of index-served (site, page, date range) clauses as daily. */
+export function secondsProjection(extra?: ExtraFields): Document {
+  return { ...SECONDS_PROJECTION, ...extraProjection(extra) };
+}
+
 export async function findSeconds(
   collection: Collection<SecondStatsDocument>,
   ranges: readonly SeriesDocumentRange[],
-): Promise<SecondStatsDocument[]> {
+  extra?: ExtraFields,
+): Promise<Array<SecondStatsDocument & StatsExtras>> {
   if (ranges.length === 0) return [];
-  return collection.find({ $or: ranges.map(rangeClause) }, { projection: SECONDS_PROJECTION }).toArray() as Promise<
-    SecondStatsDocument[]
-  >;
+  return collection
+    .find({ $or: ranges.map(rangeClause) }, { projection: secondsProjection(extra) })
+    .toArray() as Promise<Array<SecondStatsDocument & StatsExtras>>;
 }
 
 /** The collection as its retention sweep sees it (ttlOrSweep): expired by `metadata.date`, the minute's start. */

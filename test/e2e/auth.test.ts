@@ -22,6 +22,8 @@ const OPS = {
   impressions: 'mutation { recordImpressions(impressions: [{ userId: "u", itemId: "i" }]) { accepted } }',
   admin: 'mutation { preallocate(site: "a.example", page: "/", day: "2026-11-22T00:00:00Z") }',
   live: 'subscription { pageStatsLive(site: "a.example", page: "/", granularity: MINUTE, window: 120) { total } }',
+  breakdown:
+    'query { breakdown(site: "a.example", dimension: SOURCE, range: { from: "2026-11-20T00:00:00Z", to: "2026-11-21T00:00:00Z" }) { totalCount } }',
 };
 
 /** A recordHits batch written as a literal, the way the README writes its example (GRAPHQL_MAX_TOKENS fits 1,000). */
@@ -44,6 +46,7 @@ afterAll(async () => {
 describe('API keys over HTTP', () => {
   it.each([
     ['read', 'dashboard', OPS.read],
+    ['a breakdown', 'dashboard', OPS.breakdown],
     ['read (any site without a site list)', 'dashboard', OPS.readOtherSite],
     ['ingest on its own site', 'pipeline', OPS.ingest],
     ['admin', 'ops', OPS.admin],
@@ -56,6 +59,7 @@ describe('API keys over HTTP', () => {
 
   it.each([
     ['read', 'pipeline', OPS.read, 'this operation needs scope "read", which the API key lacks'],
+    ['a breakdown', 'pipeline', OPS.breakdown, 'this operation needs scope "read", which the API key lacks'],
     ['ingest', 'dashboard', OPS.ingest, 'this operation needs scope "ingest", which the API key lacks'],
     ['admin', 'dashboard', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
     ['admin', 'pipeline', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],

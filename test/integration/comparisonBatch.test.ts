@@ -1,7 +1,7 @@
 import { comparisonRequest } from '../../src/query/comparisonRequest';
-import { createSeriesLoader } from '../../src/query/createSeriesLoader';
 import type { SeriesRequest } from '../../src/query/Series';
 import type { SeriesReader } from '../../src/query/SeriesReader';
+import { StatsLoader } from '../../src/query/StatsLoader';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { CounterStore } from '../../src/store/CounterStore';
 import { Granularity } from '../../src/time/Granularity';
@@ -36,9 +36,12 @@ function countingReader(): { reader: SeriesReader; calls: string[] } {
   return {
     calls,
     reader: {
-      findDaily: (ranges, fields) => (calls.push(`daily:${fields.kind}`), store.findDaily(ranges, fields)),
-      findMonthly: (ranges) => (calls.push('monthly'), store.findMonthly(ranges)),
-      findSeconds: (ranges) => (calls.push('seconds'), store.findSeconds(ranges)),
+      findDaily: (ranges, fields, extra) => (
+        calls.push(`daily:${fields.kind}`),
+        store.findDaily(ranges, fields, extra)
+      ),
+      findMonthly: (ranges, extra) => (calls.push('monthly'), store.findMonthly(ranges, extra)),
+      findSeconds: (ranges, extra) => (calls.push('seconds'), store.findSeconds(ranges, extra)),
     },
   };
 }
@@ -46,7 +49,7 @@ function countingReader(): { reader: SeriesReader; calls: string[] } {
 describe('comparisons', () => {
   it('are read in the same batch as the series: one find per source for both', async () => {
     const { reader, calls } = countingReader();
-    const loader = createSeriesLoader(reader);
+    const loader = new StatsLoader(reader);
     const request: SeriesRequest = {
       site: 'cmp',
       page: '/p',
@@ -55,7 +58,7 @@ describe('comparisons', () => {
       to: Date.parse('2026-03-16T00:00:00Z'),
       timeZone: 'UTC',
     };
-    const [current, previous, lastYear] = await loader.loadMany([
+    const [current, previous, lastYear] = await loader.series([
       request,
       comparisonRequest(request, 'PREVIOUS_PERIOD'),
       comparisonRequest(request, 'PREVIOUS_YEAR'),

@@ -45,6 +45,7 @@ export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
   // Branch `dashboards`' site-level reads, opened to `read` keys when merged with `security` (branch `browser`).
   siteStats: { scope: 'read', sites: oneSite, cost: seriesCost },
   topPages: { scope: 'read', sites: oneSite },
+  breakdown: { scope: 'read', sites: oneSite },
   pageStatsLive: { scope: 'read', sites: oneSite },
   userImpressions: { scope: 'read', sites: allSites },
   itemImpressions: { scope: 'read', sites: allSites },

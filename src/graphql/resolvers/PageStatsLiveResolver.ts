@@ -10,6 +10,7 @@ import { formatWithOffset } from '../../time/formatWithOffset';
 import { Granularity } from '../../time/Granularity';
 import { UTC_ZONE } from '../../time/zoneOffset';
 import type { Context } from '../Context';
+import { selectsField } from '../selectsField';
 import { LiveGranularity } from '../types/LiveGranularityEnum';
 import { PageStatsUpdateType } from '../types/PageStatsUpdateType';
 
@@ -21,7 +22,14 @@ interface LiveArgs {
   timeZone: string | null;
 }
 
-function subscribe({ args, context }: SubscribeResolverData<unknown, LiveArgs, Context>): AsyncIterable<LiveUpdate> {
+/** Where an update's selection shows visitors: only then does the poll read minute sketches. */
+const VISITOR_PATHS = [['visitors'], ['visitorsFrom'], ['visitorsTo'], ['points', 'visitors']] as const;
+
+function subscribe({
+  args,
+  context,
+  info,
+}: SubscribeResolverData<unknown, LiveArgs, Context>): AsyncIterable<LiveUpdate> {
   const spec = parseLiveSeriesRequest(
     {
       site: args.site,
@@ -29,6 +37,7 @@ function subscribe({ args, context }: SubscribeResolverData<unknown, LiveArgs, C
       granularity: args.granularity === LiveGranularity.SECOND ? Granularity.SECOND : Granularity.MINUTE,
       window: args.window,
       timeZone: args.timeZone,
+      visitors: selectsField(info, VISITOR_PATHS),
     },
     context.services.seriesLimits,
   );
@@ -40,7 +49,7 @@ export class PageStatsLiveResolver {
   @Subscription(() => PageStatsUpdateType, {
     subscribe,
     description:
-      'Live hits on one page over the last `window` seconds, over WebSocket (graphql-ws, path /graphql). The first message is the whole window; later ones carry only the buckets whose counts changed, at most one message per second. Hits recorded through any instance show up: the server re-reads the counters once per second.',
+      "Live hits on one page over the last `window` seconds, over WebSocket (graphql-ws, path /graphql). The first message is the whole window; later ones carry only the buckets whose counts (or visitors) changed, at most one message per second. Hits recorded through any instance show up: the server re-reads the counters once per second. Selecting `visitors` adds the window's distinct visitors, and at MINUTE each point's, from the per-minute sketches.",
   })
   pageStatsLive(
     @Root() update: LiveUpdate,
@@ -68,10 +77,14 @@ export class PageStatsLiveResolver {
       from: new Date(update.from),
       to: new Date(update.to),
       total: update.total,
+      visitors: update.visitors?.visitors ?? null,
+      visitorsFrom: update.visitors ? new Date(update.visitors.from) : null,
+      visitorsTo: update.visitors ? new Date(update.visitors.to) : null,
       points: update.points.map((point) => ({
         t: new Date(point.t),
         local: formatWithOffset(update.spec.timeZone ?? UTC_ZONE, point.t),
         hits: point.hits,
+        visitors: point.visitors ?? null,
       })),
     };
   }

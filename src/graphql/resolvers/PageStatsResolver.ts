@@ -1,11 +1,19 @@
-/** pageStats and siteStats: parse, load the series (and its comparison) through the request's DataLoader, map. */
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+/**
+ * pageStats and siteStats: parse, load the series (and its comparison) through the request's DataLoader, map.
+ * Visitors are read only when the query selects them somewhere below the field (range, points or comparison).
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Info, Query, Resolver } from 'type-graphql';
 import { comparisonRequest } from '../../query/comparisonRequest';
+import { checkDayBuckets } from '../../query/parseDimensionFilter';
 import { parseSeriesRequest } from '../../query/parseSeriesRequest';
 import type { Series, SeriesRequest } from '../../query/Series';
 import type { Context } from '../Context';
+import { selectsField } from '../selectsField';
+import type { SelectionInfo } from '../selectsField';
 import { toPageStats } from '../toPageStats';
 import { Comparison } from '../types/ComparisonEnum';
+import { DimensionFilterInput } from '../types/DimensionFilterInput';
 import { Granularity } from '../types/GranularityEnum';
 import { PageStatsType } from '../types/PageStatsType';
 import { TimeRangeInput } from '../types/TimeRangeInput';
@@ -19,6 +27,24 @@ const COMPARE = {
   nullable: true,
   description: 'Also return an earlier series (in `comparison`), read in the same batched query as this one.',
 } as const;
+const FILTER = {
+  nullable: true,
+  description:
+    'Only the hits with this value of one dimension (e.g. SOURCE "Google"): DAY, WEEK or MONTH buckets starting at UTC midnight. Visitors of a filtered series are kept for site totals of the dimensions in DIMENSION_VISITORS only (null elsewhere).',
+} as const;
+
+/** Where a PageStats selection shows visitors. */
+const VISITOR_PATHS = [
+  ['visitors'],
+  ['visitorsFrom'],
+  ['visitorsTo'],
+  ['points', 'visitors'],
+  ['comparison', 'visitors'],
+  ['comparison', 'visitorsFrom'],
+  ['comparison', 'visitorsTo'],
+  ['comparison', 'visitorsChange'],
+  ['comparison', 'points', 'visitors'],
+] as const;
 
 @Resolver()
 export class PageStatsResolver {
@@ -35,8 +61,11 @@ export class PageStatsResolver {
     @Arg('granularity', () => Granularity, { description: 'Bucket size.' }) granularity: Granularity,
     @Arg('timeZone', () => String, TIME_ZONE) timeZone: string | null,
     @Arg('compare', () => Comparison, COMPARE) compare: Comparison | null,
+    @Arg('filter', () => DimensionFilterInput, FILTER) filter: DimensionFilterInput | null,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<PageStatsType> {
-    return loadStats(context, { site, page, granularity, from: range.from, to: range.to, timeZone }, compare);
+    const input = { site, page, granularity, from: range.from, to: range.to, timeZone, filter };
+    return loadStats(context, input, compare, info);
   }
 
   @Query(() => PageStatsType, {
@@ -51,8 +80,10 @@ export class PageStatsResolver {
     @Arg('granularity', () => Granularity, { description: 'Bucket size (MINUTE to MONTH).' }) granularity: Granularity,
     @Arg('timeZone', () => String, TIME_ZONE) timeZone: string | null,
     @Arg('compare', () => Comparison, COMPARE) compare: Comparison | null,
+    @Arg('filter', () => DimensionFilterInput, FILTER) filter: DimensionFilterInput | null,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<PageStatsType> {
-    return loadStats(context, { site, granularity, from: range.from, to: range.to, timeZone }, compare);
+    return loadStats(context, { site, granularity, from: range.from, to: range.to, timeZone, filter }, compare, info);
   }
 }
 
@@ -60,11 +91,14 @@ async function loadStats(
   { services, loaders }: Context,
   input: Parameters<typeof parseSeriesRequest>[0],
   compare: Comparison | null,
+  info: SelectionInfo,
 ): Promise<PageStatsType> {
-  const request = parseSeriesRequest(input, services.seriesLimits, services.clock());
+  const visitors = selectsField(info, VISITOR_PATHS);
+  const request = parseSeriesRequest({ ...input, visitors }, services.seriesLimits, services.clock());
   const requests: SeriesRequest[] = compare ? [request, comparisonRequest(request, compare)] : [request];
+  if (request.filter && requests[1]) checkDayBuckets(requests[1], 'the comparison');
   // One loadMany: the comparison joins the same DataLoader batch, so it costs no extra round trip.
-  const [series, compared] = (await loaders.series.loadMany(requests)).map(orThrow);
+  const [series, compared] = (await loaders.stats.series(requests)).map(orThrow);
   return toPageStats(series as Series, compare && compared ? { kind: compare, series: compared } : undefined);
 }
 

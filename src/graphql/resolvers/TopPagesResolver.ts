@@ -1,6 +1,11 @@
-/** topPages: a site's pages ranked by hits over whole days of a range, as a Relay connection. */
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+/**
+ * topPages: a site's pages ranked by hits over whole days of a range, as a Relay connection. When the query selects
+ * `visitors`, the returned pages' visitors are read after ranking, in one batch through the request's DataLoader.
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
 import type { Context } from '../Context';
+import { selectsField } from '../selectsField';
 import { TimeRangeInput } from '../types/TimeRangeInput';
 import { TopPagesConnectionType } from '../types/TopPagesConnectionType';
 
@@ -11,7 +16,7 @@ export class TopPagesResolver {
       "A site's pages ranked by their hits in the days (in `timeZone`) that intersect the range, most hits first, ties by page path. Counts equal the pages' DAY series totals over the same range.",
   })
   async topPages(
-    @Ctx() { services }: Context,
+    @Ctx() { services, loaders }: Context,
     @Arg('site', { description: 'Site identifier.' }) site: string,
     @Arg('range', () => TimeRangeInput, {
       description: 'Half-open range [from, to); every day it touches is counted whole.',
@@ -29,14 +34,29 @@ export class TopPagesResolver {
       description: 'Continue after this cursor (an edge cursor or pageInfo.endCursor of the same query).',
     })
     after: string | null,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<TopPagesConnectionType> {
     const result = await services.topPages.topPages({ site, from: range.from, to: range.to, timeZone, first, after });
+    const { visitorsFrom, visitorsTo } = result;
+    const visitors = selectsField(info, [['edges', 'node', 'visitors']])
+      ? await loaders.stats.spanVisitors(
+          result.edges.map(({ node }) => ({ site, page: node.page, from: visitorsFrom, to: visitorsTo })),
+        )
+      : [];
     return {
-      edges: result.edges,
+      edges: result.edges.map((edge, i) => {
+        const counted = visitors[i];
+        return {
+          ...edge,
+          node: { ...edge.node, visitors: counted && !(counted instanceof Error) ? counted.visitors : null },
+        };
+      }),
       pageInfo: result.pageInfo,
       totalCount: result.totalCount,
       from: new Date(result.from),
       to: new Date(result.to),
+      visitorsFrom: new Date(visitorsFrom),
+      visitorsTo: new Date(visitorsTo),
     };
   }
 }

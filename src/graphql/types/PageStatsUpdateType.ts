@@ -32,6 +32,19 @@ export class PageStatsUpdateType {
   @Field(() => GraphQLSafeInt, { description: 'Sum of every bucket of the window (not only of `points`).' })
   total!: number;
 
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description:
+      "Distinct visitors of the whole window, from the per-minute sketches (standard error 4.1 %), over [visitorsFrom, visitorsTo): the window's minutes, widened to whole minutes (SECOND) or to UTC days where minutes are not kept. Sent with every message.",
+  })
+  visitors!: number | null;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Start of the span `visitors` counts.' })
+  visitorsFrom!: Date | null;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'End of the span `visitors` counts (exclusive).' })
+  visitorsTo!: Date | null;
+
   @Field(() => [SeriesPointType], {
     description: 'Snapshot: every bucket. Later: the buckets whose counts changed since the previous message.',
   })

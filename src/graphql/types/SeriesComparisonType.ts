@@ -27,6 +27,25 @@ export class SeriesComparisonType {
   })
   change!: number | null;
 
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'Distinct visitors of the earlier series, by the same rules as PageStats.visitors.',
+  })
+  visitors!: number | null;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Start of the span its `visitors` counts.' })
+  visitorsFrom!: Date | null;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'End of the span its `visitors` counts (exclusive).' })
+  visitorsTo!: Date | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Relative change of the current visitors against these: (current - earlier) / earlier. Null when either is null or the earlier is 0.',
+  })
+  visitorsChange!: number | null;
+
   @Field(() => [SeriesPointType], {
     description: 'One point per bucket, in time order (PREVIOUS_PERIOD: as many as the current series).',
   })

@@ -15,4 +15,11 @@ export class SeriesPointType {
 
   @Field(() => GraphQLSafeInt, { description: 'Hits in the bucket; exact up to 2^53 - 1.' })
   hits!: number;
+
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description:
+      "Distinct visitors in the bucket, when the bucket is a union of stored sketch periods: whole UTC months or days, or whole UTC minutes inside the second-level retention (so MINUTE and HOUR buckets of the last SECONDS_RETENTION_HOURS, and DAY, WEEK and MONTH buckets whose days are UTC days, or recent enough). Null otherwise, never a wrong number: SECOND buckets, and local days of older data in a zone whose days are not UTC days (the range's `visitors` still counts them).",
+  })
+  visitors?: number | null;
 }

@@ -10,6 +10,13 @@ export class TopPageType {
 
   @Field(() => GraphQLSafeInt, { description: 'Hits on the page in the ranked days.' })
   hits!: number;
+
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description:
+      "Distinct visitors of the page over the connection's [visitorsFrom, visitorsTo) (standard error 1.44 %), read for the returned edges only. Null if that read failed.",
+  })
+  visitors!: number | null;
 }
 
 @ObjectType('TopPageEdge', { description: 'One ranked page and its position in the connection.' })
@@ -42,4 +49,15 @@ export class TopPagesConnectionType {
 
   @Field(() => DateTimeScalar, { description: 'End of the last ranked day (exclusive).' })
   to!: Date;
+
+  @Field(() => DateTimeScalar, {
+    description:
+      "Start of the span the pages' visitors count: `from`, or the UTC midnight before it where the zone's days are not UTC days (sketches are kept per UTC day).",
+  })
+  visitorsFrom!: Date;
+
+  @Field(() => DateTimeScalar, {
+    description: "End of the span the pages' visitors count (exclusive): `to`, or the UTC midnight after it.",
+  })
+  visitorsTo!: Date;
 }

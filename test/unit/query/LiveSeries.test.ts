@@ -1,4 +1,4 @@
-import { changedPoints, liveWindowRequest } from '../../../src/query/LiveSeries';
+import { changedPoints, liveSeriesKey, liveWindowRequest } from '../../../src/query/LiveSeries';
 import type { LiveGranularity, LiveSeriesSpec } from '../../../src/query/LiveSeries';
 import { LiveSubscription } from '../../../src/query/LiveSubscription';
 import { parseLiveSeriesRequest } from '../../../src/query/parseLiveSeriesRequest';
@@ -38,11 +38,29 @@ describe('liveWindowRequest', () => {
   });
 });
 
+describe('live visitors', () => {
+  it('ask for minute sketches from the retention edge at each poll, and only when selected', () => {
+    const watched = parseLiveSeriesRequest(
+      { site: 's', page: '/p', granularity: Granularity.MINUTE, window: 3_600, visitors: true },
+      { maxBuckets: 10_000, secondsRetentionMs: 48 * 3_600_000 },
+    );
+    expect(liveWindowRequest(watched, ms('2026-11-21T12:00:30Z')).visitors).toEqual({
+      minutesFrom: ms('2026-11-19T12:01:00Z'),
+    });
+    const plain = parseLiveSeriesRequest(
+      { site: 's', page: '/p', granularity: Granularity.MINUTE, window: 3_600 },
+      { maxBuckets: 10_000, secondsRetentionMs: 48 * 3_600_000 },
+    );
+    expect(liveWindowRequest(plain, ms('2026-11-21T12:00:30Z')).visitors).toBeUndefined();
+    expect(liveSeriesKey(watched)).not.toBe(liveSeriesKey(plain));
+  });
+});
+
 describe('changedPoints', () => {
   it('lists the buckets whose counts differ, treating unknown buckets as 0', () => {
     const known = new Map([
-      [1000, 1],
-      [2000, 2],
+      [1000, { t: 1000, hits: 1 }],
+      [2000, { t: 2000, hits: 2 }],
     ]);
     expect(
       changedPoints(known, [
@@ -55,6 +73,19 @@ describe('changedPoints', () => {
       { t: 2000, hits: 5 },
       { t: 4000, hits: 1 },
     ]);
+  });
+
+  it('lists the buckets whose visitors changed though their hits did not', () => {
+    const known = new Map([
+      [1000, { t: 1000, hits: 3, visitors: 2 }],
+      [2000, { t: 2000, hits: 2, visitors: 1 }],
+    ]);
+    expect(
+      changedPoints(known, [
+        { t: 1000, hits: 3, visitors: 3 },
+        { t: 2000, hits: 2, visitors: 1 },
+      ]),
+    ).toEqual([{ t: 1000, hits: 3, visitors: 3 }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Series } from '../../../src/query/Series';
-import { exportHeader, exportRows } from '../../../src/server/exportFormats';
+import { BREAKDOWN_COLUMNS, breakdownRows, exportHeader, exportRows } from '../../../src/server/exportFormats';
 import { Granularity } from '../../../src/time/Granularity';
 
 const ms = (iso: string): number => Date.parse(iso);
@@ -12,18 +12,18 @@ function series(site: string, page: string, timeZone: string): Series {
     to: t0 + 7_200_000,
     total: 3,
     points: [
-      { t: t0, hits: 1 },
-      { t: t0 + 3_600_000, hits: 2 },
+      { t: t0, hits: 1, visitors: null },
+      { t: t0 + 3_600_000, hits: 2, visitors: 2 },
     ],
   };
 }
 
 describe('export formats', () => {
-  it('writes CSV with a byte order mark, CRLF and offsets across a DST change', () => {
-    expect(exportHeader('csv')).toBe('\uFEFFstart,end,hits,site,page\r\n');
+  it('writes CSV with a byte order mark, CRLF and offsets across a DST change, visitors empty where null', () => {
+    expect(exportHeader('csv')).toBe('\uFEFFstart,end,hits,site,page,visitors\r\n');
     expect(exportRows('csv', series('example.com', '/a', 'Europe/Berlin'))).toBe(
-      '2026-03-29T01:00:00+01:00,2026-03-29T03:00:00+02:00,1,example.com,/a\r\n' +
-        '2026-03-29T03:00:00+02:00,2026-03-29T04:00:00+02:00,2,example.com,/a\r\n',
+      '2026-03-29T01:00:00+01:00,2026-03-29T03:00:00+02:00,1,example.com,/a,\r\n' +
+        '2026-03-29T03:00:00+02:00,2026-03-29T04:00:00+02:00,2,example.com,/a,2\r\n',
     );
   });
 
@@ -33,7 +33,7 @@ describe('export formats', () => {
     ['/plain', '/plain'],
   ])('quotes the page %j as %s', (page, cell) => {
     expect(exportRows('csv', series('s', page, 'UTC')).split('\r\n')[0]).toBe(
-      `2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,1,s,${cell}`,
+      `2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,1,s,${cell},`,
     );
   });
 
@@ -58,6 +58,28 @@ describe('export formats', () => {
       hits: 1,
       site: 's',
       page: '',
+      visitors: null,
     });
+    expect(lines[1]).toMatchObject({ hits: 2, visitors: 2 });
+  });
+});
+
+describe('breakdown export format', () => {
+  const rows = [
+    { value: 'Google', hits: 5, visitors: 3 },
+    { value: '=cmd, "x"', hits: 2, visitors: null },
+  ];
+
+  it('writes value, hits and visitors, quoting values and leaving unknown visitors empty', () => {
+    expect(exportHeader('csv', BREAKDOWN_COLUMNS)).toBe('\uFEFFvalue,hits,visitors\r\n');
+    expect(breakdownRows('csv', rows)).toBe(`Google,5,3\r\n"'=cmd, ""x""",2,\r\n`);
+  });
+
+  it('writes NDJSON objects with null visitors', () => {
+    const lines = breakdownRows('ndjson', rows)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
+    expect(lines).toEqual(rows);
   });
 });

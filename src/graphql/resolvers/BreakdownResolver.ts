@@ -1,0 +1,71 @@
+/**
+ * breakdown: parse, load the dimension's totals through the request's DataLoader (in the same finds as the request's
+ * series and other breakdowns), rank and page them, map. Per-value sketches are read only when the query selects
+ * `visitors`.
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
+import type { Context } from '../Context';
+import { selectsField } from '../selectsField';
+import { BreakdownConnectionType } from '../types/BreakdownConnectionType';
+import { DimensionEnum } from '../types/DimensionEnum';
+import { TimeRangeInput } from '../types/TimeRangeInput';
+
+@Resolver()
+export class BreakdownResolver {
+  @Query(() => BreakdownConnectionType, {
+    nullable: true,
+    description:
+      'One dimension\'s values on a site (or one page) ranked by hits over the UTC days covering the range\'s local days, with an exact count of values and the "(other)" remainder. Read from the same pre-aggregated day and month documents as the series, in the same batched finds. Null (with an error) when this one breakdown fails, so a dashboard keeps its other panels.',
+  })
+  async breakdown(
+    @Ctx() { services, loaders }: Context,
+    @Arg('site', { description: 'Site identifier.' }) site: string,
+    @Arg('page', () => String, {
+      nullable: true,
+      description: 'URL path starting with "/"; absent: the whole site (the site totals, which also keep visitors).',
+    })
+    page: string | null,
+    @Arg('dimension', () => DimensionEnum, { description: 'The dimension to break down.' }) dimension: DimensionEnum,
+    @Arg('range', () => TimeRangeInput, {
+      description:
+        'Half-open range [from, to); every local day it touches is counted whole, widened to UTC days (see `from` and `to` of the result).',
+    })
+    range: TimeRangeInput,
+    @Arg('timeZone', () => String, {
+      nullable: true,
+      description: 'IANA time zone whose days the range is rounded to, e.g. "Europe/Berlin". Default UTC.',
+    })
+    timeZone: string | null,
+    @Arg('first', () => Int, { defaultValue: 10, description: 'Page size: 1 to TOP_PAGES_MAX_PAGE (default 10).' })
+    first: number,
+    @Arg('after', () => String, {
+      nullable: true,
+      description: 'Continue after this cursor (an edge cursor or pageInfo.endCursor of the same query).',
+    })
+    after: string | null,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<BreakdownConnectionType> {
+    const parsed = services.breakdown.parse({
+      site,
+      page,
+      dimension,
+      from: range.from,
+      to: range.to,
+      timeZone,
+      first,
+      after,
+      visitors: selectsField(info, [['edges', 'node', 'visitors']]),
+    });
+    const result = services.breakdown.rank(await loaders.stats.breakdown(parsed.request), parsed);
+    return {
+      dimension,
+      edges: result.edges,
+      pageInfo: result.pageInfo,
+      totalCount: result.totalCount,
+      other: result.other,
+      from: new Date(result.from),
+      to: new Date(result.to),
+    };
+  }
+}

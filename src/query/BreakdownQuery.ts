@@ -1,0 +1,138 @@
+/**
+ * breakdown (issue 20): one dimension's values ranked by hits over the UTC days covering the range's local days,
+ * as a Relay connection. parse validates the arguments into the request the DataLoader batches (the counters come
+ * from the same finds as the request's series); rank orders the totals, pages them by keyset and counts exactly:
+ * every value of the span is summed anyway, so `totalCount` is free. `(other)` (the writers' overflow key) is not a
+ * value: its hits are reported beside the edges.
+ */
+import type { Dimension } from '../domain/dimensions/Dimension';
+import { dimensionValue } from '../domain/dimensions/dimensionKey';
+import { parsePage } from '../domain/parsePage';
+import { parseSite } from '../domain/parseSite';
+import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
+import { BadUserInputError } from '../errors/BadUserInputError';
+import type { BreakdownRequest, BreakdownTotals } from './Breakdown';
+import { compareBreakdownRows, decodeBreakdownCursor, encodeBreakdownCursor } from './breakdownCursor';
+import type { ValueHits } from './breakdownCursor';
+import { countedDays } from './countedDays';
+import { connection } from './ImpressionQueries';
+import type { ImpressionConnection } from './ImpressionQueries';
+import { parseTimeZone } from './parseTimeZone';
+
+/** The key the write path counts values under once a document holds DIMENSION_MAX_VALUES (CONTRACT). */
+export const OTHER_KEY = '(other)';
+
+export interface BreakdownArgs {
+  readonly site: string;
+  /** Absent: the site's totals. */
+  readonly page?: string | null | undefined;
+  readonly dimension: Dimension;
+  readonly from: Date;
+  readonly to: Date;
+  readonly timeZone?: string | null | undefined;
+  /** Absent: every value (export). */
+  readonly first?: number | undefined;
+  readonly after?: string | null | undefined;
+  /** Visitors per value were asked for. */
+  readonly visitors: boolean;
+}
+
+export interface BreakdownLimits {
+  readonly maxPageSize: number;
+  /** Largest number of days a breakdown may span. */
+  readonly maxDays: number;
+  /** Dimensions whose site documents keep per-value sketches (DIMENSION_VISITORS). */
+  readonly dimensionVisitors: ReadonlySet<Dimension>;
+}
+
+export interface ParsedBreakdown {
+  readonly request: BreakdownRequest;
+  readonly first: number;
+  readonly after?: ValueHits | undefined;
+}
+
+export interface BreakdownRow extends ValueHits {
+  /** Distinct visitors with this value; null where per-value sketches are not kept (or were not asked for). */
+  readonly visitors: number | null;
+}
+
+export interface BreakdownResult extends ImpressionConnection<BreakdownRow> {
+  /** Values with at least one hit in the span, `(other)` not counted. */
+  readonly totalCount: number;
+  /** Hits counted under `(other)`. */
+  readonly other: number;
+  /** The counted span: UTC midnights. */
+  readonly from: number;
+  readonly to: number;
+}
+
+export class BreakdownQuery {
+  constructor(private readonly limits: BreakdownLimits) {}
+
+  parse(args: BreakdownArgs): ParsedBreakdown {
+    const site = parseSite(args.site);
+    const page = args.page == null ? SITE_TOTAL_PAGE : parsePage(args.page);
+    const zone = parseTimeZone(args.timeZone);
+    const first = args.first === undefined ? Number.MAX_SAFE_INTEGER : this.parseFirst(args.first);
+    const after = args.after == null ? undefined : decodeBreakdownCursor(args.after);
+    const days = countedDays(zone, args.from, args.to, {
+      maxDays: this.limits.maxDays,
+      field: 'breakdown',
+      setting: 'QUERY_MAX_BUCKETS',
+    });
+    const visitors = args.visitors && page === SITE_TOTAL_PAGE && this.limits.dimensionVisitors.has(args.dimension);
+    return {
+      request: { site, page, dimension: args.dimension, from: days.utcFrom, to: days.utcTo, visitors },
+      first,
+      after,
+    };
+  }
+
+  rank(totals: BreakdownTotals, { first, after }: ParsedBreakdown): BreakdownResult {
+    let other = 0;
+    const ranked: Array<ValueHits & { key: string }> = [];
+    for (const [key, hits] of totals.hits) {
+      if (hits <= 0) continue;
+      if (key === OTHER_KEY) other += hits;
+      else ranked.push({ key, value: valueOf(key), hits });
+    }
+    ranked.sort(compareBreakdownRows);
+    const start = after ? ranked.findIndex((row) => compareBreakdownRows(row, after) > 0) : 0;
+    const rows = start < 0 ? [] : ranked.slice(start, start + first + 1);
+    const { visitorsOf } = totals;
+    const page = rows.map(({ key, value, hits }, i) => ({
+      value,
+      hits,
+      // Merged only for the page returned (and the extra row is never shown).
+      visitors: visitorsOf && i < first ? visitorsOf(key) : null,
+    }));
+    return {
+      ...connection(page, first, encodeBreakdownCursor),
+      totalCount: ranked.length,
+      other,
+      from: totals.request.from,
+      to: totals.request.to,
+    };
+  }
+
+  private parseFirst(first: number): number {
+    if (!Number.isSafeInteger(first) || first < 1 || first > this.limits.maxPageSize) {
+      throw new BadUserInputError(
+        `first must be an integer from 1 to ${this.limits.maxPageSize} (TOP_PAGES_MAX_PAGE), got ${first}`,
+        'first',
+      );
+    }
+    return first;
+  }
+}
+
+/** A stored key's value; a key no writer of ours makes is shown as stored rather than failing the ranking. */
+function valueOf(key: string): string {
+  // Every escape starts with "%", and keys never hold "." or "$": without one the key is the value (most keys).
+  if (!key.includes('%')) return key;
+  try {
+    return dimensionValue(key);
+  } catch {
+    return key;
+  }
+}

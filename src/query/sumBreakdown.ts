@@ -1,0 +1,44 @@
+/**
+ * A breakdown's totals from the documents read for it: hits per key summed over the span's months and days, and,
+ * when the per-value sketches were read, each key's visitors on demand (the OR of its sketches, at the minute
+ * precision they are written at): a page of ten values merges ten sketches, not every value's.
+ */
+import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
+import { VisitorSketch } from '../domain/visitors/VisitorSketch';
+import type { StoredSketch } from '../store/statsExtras';
+import type { BreakdownRequest, BreakdownTotals } from './Breakdown';
+import type { DocumentLookup } from './DocumentLookup';
+import type { BreakdownPlan } from './planBreakdown';
+import { documentOf } from './seriesVisitors';
+
+export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, lookup: DocumentLookup): BreakdownTotals {
+  const hits = new Map<string, number>();
+  const sketches: Array<Readonly<Record<string, StoredSketch>>> = [];
+  for (const piece of plan.pieces) {
+    const doc = documentOf(lookup, piece);
+    const counters = doc?.d?.[request.dimension];
+    if (counters) {
+      for (const key in counters) {
+        const count = number(counters[key]);
+        if (count !== 0) hits.set(key, (hits.get(key) ?? 0) + count);
+      }
+    }
+    const perValue = doc?.dv?.[request.dimension];
+    if (perValue) sketches.push(perValue);
+  }
+  if (!request.visitors) return { request, hits };
+  const visitorsOf = (key: string): number => {
+    const sketch = VisitorSketch.empty(VISITOR_PRECISION.minute);
+    for (const perValue of sketches) {
+      const fields = perValue[key];
+      if (fields !== undefined) sketch.merge(VisitorSketch.fromStoredFields(fields, sketch.precision));
+    }
+    return Math.round(sketch.estimate());
+  };
+  return { request, hits, visitorsOf };
+}
+
+/** Counters are numbers; a Long from a huge counter still reads sanely. */
+function number(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value ?? 0);
+}

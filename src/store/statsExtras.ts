@@ -1,0 +1,55 @@
+/**
+ * The visitor and dimension fields of counter documents (CONTRACT, issues 19 and 20) as reads see them, and the
+ * projection that adds them to a find: `v` (the period's visitor sketch), `d.<dimension>.<key>` (hits per value) and
+ * `dv.<dimension>.<key>` (per-value sketches, site documents only). Reads name only what they use, so a series that
+ * does not show visitors never moves a register over the wire.
+ */
+import type { Document } from 'mongodb';
+import type { Dimension } from '../domain/dimensions/Dimension';
+
+/** Every key of a dimension, or only these keys (dimensionKey's escaped form). */
+export type DimensionKeys = 'all' | ReadonlySet<string>;
+
+export interface ExtraFields {
+  /** `v`. */
+  readonly visitors?: boolean | undefined;
+  /** `d.<dimension>` whole, or `d.<dimension>.<key>` per key listed. */
+  readonly dimensions?: ReadonlyMap<Dimension, DimensionKeys> | undefined;
+  /** `dv.<dimension>` whole, or `dv.<dimension>.<key>` per key listed. */
+  readonly dimensionVisitors?: ReadonlyMap<Dimension, DimensionKeys> | undefined;
+}
+
+/** A stored sketch: register number → word (VisitorSketch.fromStoredFields reads it). */
+export type StoredSketch = Readonly<Record<string, number>>;
+
+/** The extra fields as read; each present only when projected and written. */
+export interface StatsExtras {
+  readonly v?: StoredSketch;
+  readonly d?: Readonly<Partial<Record<string, Readonly<Record<string, number>>>>>;
+  readonly dv?: Readonly<Partial<Record<string, Readonly<Record<string, StoredSketch>>>>>;
+}
+
+/**
+ * The projection entries for `extra`. A whole dimension wins over its keys: MongoDB refuses a projection holding
+ * both `d.source` and `d.source.google` (a path collision).
+ */
+export function extraProjection(extra: ExtraFields | undefined): Document {
+  const projection: Document = {};
+  if (extra === undefined) return projection;
+  if (extra.visitors === true) projection.v = 1;
+  addDimensionPaths(projection, 'd', extra.dimensions);
+  addDimensionPaths(projection, 'dv', extra.dimensionVisitors);
+  return projection;
+}
+
+function addDimensionPaths(
+  projection: Document,
+  field: 'd' | 'dv',
+  wanted: ReadonlyMap<Dimension, DimensionKeys> | undefined,
+): void {
+  if (wanted === undefined) return;
+  for (const [dimension, keys] of wanted) {
+    if (keys === 'all') projection[`${field}.${dimension}`] = 1;
+    else for (const key of keys) projection[`${field}.${dimension}.${key}`] = 1;
+  }
+}
