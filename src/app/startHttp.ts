@@ -87,6 +87,7 @@ export async function startHttp(
       maxImpressionsPerRequest: config.impressions.maxBatchSize,
     },
     ingest: () => services().ingest,
+    trustProxy: config.trustProxy,
     metricsRoute: metricsServer === undefined,
     export: {
       deps: () => {

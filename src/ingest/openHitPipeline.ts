@@ -12,22 +12,33 @@
  *   (app/startBackgroundJobs), a one-off import does not.
  * - The Database belongs to the caller: close() writes what is pending and leaves the database open.
  *   Indexes exist before open resolves; a database lost meanwhile rejects it (the caller decides to wait again).
+ * - Visitors: the database's visitor secret exists before open resolves (created by the first process to open a
+ *   pipeline on it), and the salts of periods that are over are deleted at open and then by a sweep job.
+ * - Dimensions: one DimensionCounting per pipeline (the per-process admission of keys into documents), one
+ *   UserAgentParser and country database per process (the caller's, or loaded here from the settings).
  */
 import type { Logger } from '../logging/createLogger';
 import { CounterBatch } from '../store/CounterBatch';
 import type { Database } from '../store/connectDatabase';
 import { CounterStore } from '../store/CounterStore';
+import { DimensionCounting } from '../store/DimensionCounting';
 import { RequestLedger } from '../store/requestLedger';
 import type { Sweep } from '../store/ttlOrSweep';
+import { ensureVisitorSecret } from '../store/visitorSecret';
+import { VisitorSaltStore } from '../store/VisitorSaltStore';
 import { HOUR_MS } from '../time/buckets';
 import { createFlushWriter } from './createFlushWriter';
 import { GroupCommitter } from './GroupCommitter';
+import { HitEnricher } from './HitEnricher';
 import { HitIngest } from './HitIngest';
 import type { HitPipelineSettings } from './HitPipelineSettings';
+import { loadDimensionSources } from './loadDimensionSources';
+import type { DimensionSources } from './loadDimensionSources';
 import { KeyedRequests } from './KeyedRequests';
 import { HOURLY_SCHEDULE, PreallocationPlanner } from './PreallocationPlanner';
 import type { PageRef } from './PreallocationPlanner';
 import type { Preallocation } from './startPreallocationTicker';
+import { VisitorSalts } from './VisitorSalts';
 
 /** Pages each preallocation planner tracks at most. */
 const MAX_TRACKED_PAGES = 1_000_000;
@@ -35,6 +46,8 @@ const MAX_TRACKED_PAGES = 1_000_000;
 const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
 /** Where expired idempotency keys are swept, this often. */
 const LEDGER_SWEEP_INTERVAL_MS = 10 * 60_000;
+/** Salts of periods that are over are deleted this often (and at open): within minutes of their period's end. */
+const SALT_SWEEP_INTERVAL_MS = 5 * 60_000;
 
 export interface HitPipelineOptions {
   readonly clock: () => number;
@@ -43,6 +56,8 @@ export interface HitPipelineOptions {
   readonly flushIntervalMs?: number | undefined;
   /** How often a retry polls a key in progress (KeyedRequests' default otherwise). */
   readonly pollMs?: number | undefined;
+  /** The process's User-Agent parser and country database; loaded from the settings when absent. */
+  readonly dimensionSources?: DimensionSources | undefined;
 }
 
 /** Periodic work the pipeline needs while it serves; the caller runs it (app/startBackgroundJobs). */
@@ -80,7 +95,12 @@ export async function openHitPipeline(
   });
 
   await counters.ensureIndexes();
-  const sweeps: Sweep[] = [];
+  const secret = await ensureVisitorSecret(database, { now: clock(), writeConcern });
+  const salts = new VisitorSalts(new VisitorSaltStore(database, { writeConcern }), settings.visitors.saltRotation);
+  await salts.sweep(clock());
+  const sweeps: Sweep[] = [
+    { what: 'visitor salts of past periods', intervalMs: SALT_SWEEP_INTERVAL_MS, sweep: (now) => salts.sweep(now) },
+  ];
   if (settings.seconds.enabled && (await counters.ensureSecondsIndexes()) === 'sweep') {
     const sweep = (now: number) => counters.sweepSeconds(now);
     sweeps.push({ what: 'second-level documents', intervalMs: SECONDS_SWEEP_INTERVAL_MS, sweep });
@@ -107,10 +127,21 @@ export async function openHitPipeline(
     preallocations.push({ planner: secondsPlanner, preallocate, what: "next hour's second-level minutes" });
   }
 
+  const dimensions = settings.dimensions.enabled
+    ? new DimensionCounting({
+        maxValues: settings.dimensions.maxValues,
+        visitorDimensions: settings.dimensions.visitors,
+      })
+    : undefined;
+  const sources = settings.dimensions.enabled
+    ? (options.dimensionSources ?? loadDimensionSources(settings.dimensions.countryDatabase))
+    : undefined;
+  const enricher = new HitEnricher(secret, sources);
   const newBatch = (): CounterBatch =>
     new CounterBatch({
       siteTotals: settings.dashboards.siteTotals,
       seconds: settings.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
+      dimensions,
     });
   const { leaseMs, waitMs } = settings.idempotency;
   const committer = new GroupCommitter(createFlushWriter({ counters, ledger, clock, leaseMs }), {
@@ -129,7 +160,16 @@ export async function openHitPipeline(
     waitMs,
     pollMs: options.pollMs,
   });
-  const ingest = new HitIngest({ committer, keyed, clock, limits: settings.ingest, planner, secondsPlanner });
+  const ingest = new HitIngest({
+    committer,
+    keyed,
+    clock,
+    limits: settings.ingest,
+    enricher,
+    salts,
+    planner,
+    secondsPlanner,
+  });
 
   return {
     ingest,
