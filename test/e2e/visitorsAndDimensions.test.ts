@@ -4,7 +4,7 @@
  * explicit values; bad input refused as BAD_USER_INPUT naming field and row, with nothing written; and no raw id,
  * address, User-Agent or referrer in any stored document of any collection.
  */
-import { Binary } from 'mongodb';
+import type { Binary } from 'mongodb';
 import type { Document } from 'mongodb';
 import { visitorHash } from '../../src/domain/visitors/visitorHash';
 import { VisitorSketch } from '../../src/domain/visitors/VisitorSketch';
