@@ -21,8 +21,10 @@ import { parseVisitor } from '../domain/parseVisitor';
 import { beaconVisitorHash } from '../domain/visitors/beaconVisitorHash';
 import type { Hash64 } from '../domain/visitors/Hash64';
 import { visitorHash } from '../domain/visitors/visitorHash';
+import { checkDictionarySize } from './checkDictionarySize';
 import { checkIndexColumn } from './checkIndexColumn';
 import { ColumnDimensions } from './ColumnDimensions';
+import { COLUMN_DICTIONARIES } from './HitColumnsRequest';
 import type { HitColumnsRequest } from './HitColumnsRequest';
 import type { DimensionSources } from './loadDimensionSources';
 import { parseExplicitDimensions } from './parseExplicitDimensions';
@@ -112,6 +114,7 @@ export class HitEnricher {
    */
   enrichColumns(hits: Hit[], columns: HitColumnsRequest, prefix: string): void {
     const rows = hits.length;
+    for (const [dictionary] of COLUMN_DICTIONARIES) checkDictionarySize(columns[dictionary], dictionary, rows, prefix);
     const visitorIndex = checkIndexColumn(
       columns.visitors,
       columns.visitorIndex,
@@ -123,27 +126,25 @@ export class HitEnricher {
     const visitors = (columns.visitors ?? []).map((visitor, i) =>
       parseVisitor(visitor, () => `${prefix}visitors[${i}]`),
     );
-    const hashes = visitorIndex === undefined ? [] : visitors.map((visitor) => visitorHash(this.secret, visitor));
+    // Hashed on first use, once per entry.
+    const hashes: Array<Hash64 | undefined> = [];
+    const visitorOf = (row: number): Hash64 | undefined => {
+      const v = visitorIndex === undefined ? -1 : (visitorIndex[row] as number);
+      if (v < 0) return undefined;
+      return (hashes[v] ??= visitorHash(this.secret, visitors[v] as string));
+    };
     const sources = this.sources;
-    if (sources === undefined) {
-      if (visitorIndex === undefined) return;
-      for (let row = 0; row < rows; row++) {
-        const v = visitorIndex[row] as number;
-        if (v >= 0) hits[row] = withVisitor(hits[row] as Hit, hashes[v]);
-      }
-      return;
-    }
-    const derived = new ColumnDimensions(columns, rows, prefix, sources);
+    const derived = sources === undefined ? undefined : new ColumnDimensions(columns, rows, prefix, sources);
+    if (derived === undefined && visitorIndex === undefined) return;
     for (let row = 0; row < rows; row++) {
       const hit = hits[row] as Hit;
-      const v = visitorIndex === undefined ? -1 : (visitorIndex[row] as number);
       hits[row] = {
         site: hit.site,
         page: hit.page,
         at: hit.at,
         count: hit.count,
-        visitor: v >= 0 ? hashes[v] : undefined,
-        dimensions: derived.row(row),
+        visitor: visitorOf(row),
+        dimensions: derived?.row(row),
       };
     }
   }
@@ -174,10 +175,6 @@ export class HitEnricher {
   private context(site: string, sources: DimensionSources): DimensionContext {
     return { siteHost: site, userAgents: sources.userAgents, countries: sources.countries };
   }
-}
-
-function withVisitor(hit: Hit, visitor: Hash64 | undefined): Hit {
-  return { site: hit.site, page: hit.page, at: hit.at, count: hit.count, visitor, dimensions: hit.dimensions };
 }
 
 /** A refusal of deriveDimensions (named after the input alone) renamed after the hit's own field. */

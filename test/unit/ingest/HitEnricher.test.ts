@@ -184,7 +184,8 @@ describe('HitEnricher.enrichColumns (recordHitColumns)', () => {
         clientIp: index(ADDRESSES.length),
         explicit: index(EXPLICIT.length),
       }),
-      { minLength: 1, maxLength: 40 },
+      // At least as many rows as the largest dictionary has entries (a dictionary holds at most one per hit).
+      { minLength: 4, maxLength: 40 },
     );
     const enricher = new HitEnricher(SECRET, sources());
     fc.assert(
@@ -245,27 +246,27 @@ describe('HitEnricher.enrichColumns (recordHitColumns)', () => {
   it.each([
     [
       'VISITOR_EMPTY',
-      { visitors: ['ok', ''], visitorIndex: [0] },
+      { visitors: ['ok', ''], visitorIndex: [0, 0] },
       RejectReason.VISITOR_EMPTY,
       'columns.visitors[1] must not be empty',
     ],
     [
       'INDEX_OUT_OF_RANGE',
-      { visitors: ['ok'], visitorIndex: [1] },
+      { visitors: ['ok'], visitorIndex: [0, 1] },
       RejectReason.INDEX_OUT_OF_RANGE,
-      'columns.visitorIndex[0] must be -1 (none) or an index from 0 to 0, got 1',
+      'columns.visitorIndex[1] must be -1 (none) or an index from 0 to 0, got 1',
     ],
     [
       'INDEX_OUT_OF_RANGE',
-      { clientIpIndex: [0] },
+      { clientIpIndex: [-1, 0] },
       RejectReason.INDEX_OUT_OF_RANGE,
-      'columns.clientIpIndex[0] must be -1 (columns.clientIps is empty), got 0',
+      'columns.clientIpIndex[1] must be -1 (columns.clientIps is empty), got 0',
     ],
     [
       'COLUMNS_MISMATCH',
-      { referrers: ['a'], referrerIndex: [0, 0] },
+      { referrers: ['a'], referrerIndex: [0, 0, 0] },
       RejectReason.COLUMNS_MISMATCH,
-      'columns.referrerIndex must hold one value per hit (1, the length of pageIndex), got 2',
+      'columns.referrerIndex must hold one value per hit (2, the length of pageIndex), got 3',
     ],
     [
       'REFERRER_TOO_LONG',
@@ -291,9 +292,15 @@ describe('HitEnricher.enrichColumns (recordHitColumns)', () => {
       RejectReason.DEVICE_NOT_KNOWN,
       'columns.dimensions[0].device must be one of desktop, mobile, tablet, tv, console or (unknown), got "fridge"',
     ],
+    [
+      'COLUMNS_MISMATCH',
+      { clientIps: ['1.1.1.1', '1.1.1.2', '1.1.1.3'] },
+      RejectReason.COLUMNS_MISMATCH,
+      'columns.clientIps must hold at most one entry per hit (2, the length of pageIndex), got 3',
+    ],
   ])('refuses %s, naming the dictionary entry or the index', (_, extra, reason, message) => {
     const enricher = new HitEnricher(SECRET, sources());
-    const columns = { sites: ['example.com'], pages: ['/'], pageIndex: [0], ...extra };
+    const columns = { sites: ['example.com'], pages: ['/'], pageIndex: [0, 0], ...extra };
     expect(refusal(() => enrichColumns(enricher, columns))).toEqual({
       reason,
       message,
