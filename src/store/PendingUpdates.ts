@@ -12,8 +12,8 @@ import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { counterUpsert } from './counterUpsert';
 import type { CounterDocumentKey, Targeting } from './counterUpsert';
 import type { FlushMark } from './FlushMark';
-import { registerKey } from '../domain/visitors/registerKey';
 import type { AdmittedKeys } from './DimensionCounting';
+import { registerName } from './visitorSketchPaths';
 
 export type { CounterDocumentKey };
 
@@ -49,14 +49,15 @@ export class PendingDocument {
     words.set(register, (words.get(register) ?? 0) | word);
   }
 
-  /** Every `$bit … or` operand by field path, or undefined when there is none. */
-  bitOperands(): Map<string, number> | undefined {
-    if (this.sketches.size === 0) return this.bits.size > 0 ? this.bits : undefined;
-    const operands = new Map(this.bits);
+  /** The `$bit` operand of the upsert (`{<path>: {or: <word>}}`), built once per flush; undefined when empty. */
+  bitOperand(): Document | undefined {
+    if (this.bits.size === 0 && this.sketches.size === 0) return undefined;
+    const operand: Document = {};
+    for (const [path, word] of this.bits) operand[path] = { or: word };
     for (const [prefix, words] of this.sketches) {
-      for (const [register, word] of words) operands.set(prefix + registerKey(register), word);
+      for (const [register, word] of words) operand[prefix + registerName(register)] = { or: word };
     }
-    return operands;
+    return operand;
   }
 }
 
@@ -99,7 +100,7 @@ export class PendingUpdates {
     return [...this.byId.values()].map((document) =>
       counterUpsert(document.key, targeting, {
         inc: Object.fromEntries(document.inc),
-        bits: document.bitOperands(),
+        bits: document.bitOperand(),
         mark,
       }),
     );

@@ -30,8 +30,8 @@ export function counterUpsert(
   targeting: Targeting,
   change: {
     readonly inc?: Readonly<Record<string, number>>;
-    /** Words to OR in with `$bit`, by field path. */
-    readonly bits?: ReadonlyMap<string, number> | undefined;
+    /** The `$bit` operand: words to OR in, `{<path>: {or: <word>}}`. */
+    readonly bits?: Readonly<Document> | undefined;
     readonly zeros?: Readonly<Document>;
     /** Exactly-once guard (FlushMark): skip a document that absorbed this content already, and record it. */
     readonly mark?: FlushMark | undefined;
@@ -42,11 +42,7 @@ export function counterUpsert(
       ? { 'metadata.date': key.date, ...change.zeros }
       : { metadata: { date: key.date, site: key.site, page: key.page }, ...change.zeros };
   const update: Document = change.inc ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert };
-  if (change.bits) {
-    const bit: Document = {};
-    for (const [path, word] of change.bits) bit[path] = { or: word };
-    update.$bit = bit;
-  }
+  if (change.bits) update.$bit = change.bits;
   const filter = counterFilter(key, targeting);
   if (change.mark) {
     Object.assign(filter, markFilter(change.mark));

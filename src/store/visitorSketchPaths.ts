@@ -9,7 +9,8 @@ import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
 export const VISITOR_FIELD = 'v';
 
 const FINEST = Math.max(...Object.values(VISITOR_PRECISION));
-const PATHS: readonly string[] = Array.from({ length: 2 ** FINEST }, (_, r) => `${VISITOR_FIELD}.${registerKey(r)}`);
+const KEYS: readonly string[] = Array.from({ length: 2 ** FINEST }, (_, r) => registerKey(r));
+const PATHS: readonly string[] = KEYS.map((key) => `${VISITOR_FIELD}.${key}`);
 
 /** Register masks of each level: `hash.lo & mask` is the visitor's register there. */
 export const PAGE_DAY_MASK = 2 ** VISITOR_PRECISION.pageDay - 1;
@@ -22,4 +23,9 @@ export const MINUTE_MASK = 2 ** VISITOR_PRECISION.minute - 1;
 /** `v.<register>`; `register` is below 2^FINEST (a mask above made sure). */
 export function visitorRegisterPath(register: number): string {
   return PATHS[register] as string;
+}
+
+/** registerKey(register), from the table (a flush names thousands of registers). */
+export function registerName(register: number): string {
+  return KEYS[register] ?? registerKey(register);
 }

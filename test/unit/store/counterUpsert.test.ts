@@ -35,10 +35,7 @@ describe('counterUpsert', () => {
 
   it('ORs visitor-sketch words in with $bit beside $inc and the exactly-once mark', () => {
     const mark = { mark: { lane: 'L', seq: 2 }, guards: [{ lane: 'L', seq: 2 }] };
-    const bits = new Map([
-      ['v.7', 0x100003],
-      ['dv.device.desktop.250', 0x40000001],
-    ]);
+    const bits = { 'v.7': { or: 0x100003 }, 'dv.device.desktop.250': { or: 0x40000001 } };
     expect(counterUpsert(key, 'idOnly', { inc: { daily: 1 }, bits, mark })).toEqual({
       updateOne: {
         filter: { _id: '20260105/s/p', '_a.L': { $not: { $gte: 2 } } },
