@@ -59,10 +59,6 @@ export class HitEnricher {
     private readonly sources: DimensionSources | undefined,
   ) {}
 
-  get countsDimensions(): boolean {
-    return this.sources !== undefined;
-  }
-
   /** A hit of recordHit or recordHits with its visitor and dimensions; `field` names a refused input. */
   enrich(hit: Hit, input: HitInputFields, field: (name: string) => string): Hit {
     const visitor =

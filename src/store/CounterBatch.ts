@@ -4,6 +4,7 @@
  * Per hit, the register value is computed once and each level takes its register from the same hash; dimension
  * paths come from DimensionCounting's cache; nothing here builds a string per hit.
  */
+import type { DimensionValues } from '../domain/dimensions/Dimension';
 import type { Hit } from '../domain/Hit';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { registerValue } from '../domain/visitors/registerUpdate';
@@ -53,8 +54,9 @@ export class CounterBatch {
   private readonly secondsFrom: number | undefined;
   private readonly siteTotals: boolean;
   private readonly dimensions: DimensionCounting | undefined;
-  /** The current hit's dimension slots, reused hit after hit. */
+  /** The current hit's dimension slots, reused hit after hit, and the values they are of. */
   private readonly slots: DimensionSlot[] = [];
+  private slotsOf: DimensionValues | undefined;
 
   constructor(options: CounterBatchOptions = {}) {
     this.secondsFrom = options.seconds ? options.seconds.now - options.seconds.retentionMs : undefined;
@@ -69,10 +71,15 @@ export class CounterBatch {
     const word = visitor === undefined ? 0 : registerValue(visitor);
     const low = visitor === undefined ? 0 : visitor.lo;
     const dimensions = this.dimensions;
-    const slots =
-      dimensions !== undefined && hit.dimensions !== undefined
-        ? dimensions.slotsOf(hit.dimensions, this.slots)
-        : undefined;
+    let slots: DimensionSlot[] | undefined;
+    if (dimensions !== undefined && hit.dimensions !== undefined) {
+      // Hits often share one values object (every hit without inputs has the markers'): look its slots up once.
+      if (hit.dimensions !== this.slotsOf) {
+        dimensions.slotsOf(hit.dimensions, this.slots);
+        this.slotsOf = hit.dimensions;
+      }
+      slots = this.slots;
+    }
 
     const day = addHitToDaily(this.daily, site, page, count, parts);
     const month = addHitToMonthly(this.monthly, site, page, count, parts);

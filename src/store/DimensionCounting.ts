@@ -17,18 +17,10 @@ import type { Dimension, DimensionValues } from '../domain/dimensions/Dimension'
 import { dimensionKey } from '../domain/dimensions/dimensionKey';
 import { OTHER } from '../domain/dimensions/dimensionMarkers';
 import { dimensionValueSpace } from './dimensionValueSpace';
+import type { DimensionSlot, DimensionTally } from './DimensionTally';
 import type { PendingDocument } from './PendingUpdates';
 
-/** One value of one dimension, as documents store it. */
-export interface DimensionSlot {
-  /** Index in DIMENSIONS. */
-  readonly dimension: number;
-  /** `d.<dimension>.<key>`: its counter. */
-  readonly path: string;
-  /** `dv.<dimension>.<key>.`: its visitor sketch's registers follow. */
-  readonly visitorPrefix: string;
-  readonly other: boolean;
-}
+export type { DimensionSlot };
 
 /** The keys one document admitted, per dimension. */
 export class AdmittedKeys {
@@ -105,24 +97,32 @@ export class DimensionCounting {
     word: number,
     register: number,
   ): void {
-    let admitted = document.admitted;
+    const { recentSlots, recentTallies } = document;
     for (let index = 0; index < DIMENSIONS.length; index++) {
-      let slot = slots[index] as DimensionSlot;
-      if (this.tracked[index] && !slot.other) {
-        admitted ??= document.admitted = this.admittedKeysOf(document.key.id);
-        if (!admitted.keys.has(slot.path)) {
-          if ((admitted.counts[index] as number) < this.maxValues) {
-            admitted.keys.add(slot.path);
-            (admitted.counts[index] as number) += 1;
-            if (admitted.tracked && ++this.trackedKeys > this.maxTrackedKeys) this.forgetOldest();
-          } else {
-            slot = this.others[index] as DimensionSlot;
-          }
-        }
+      const slot = slots[index] as DimensionSlot;
+      let tally: DimensionTally;
+      if (recentSlots[index] === slot) tally = recentTallies[index] as DimensionTally;
+      else {
+        tally = document.tallyOf.get(slot) ?? document.tally(slot, this.admit(document, slot));
+        recentSlots[index] = slot;
+        recentTallies[index] = tally;
       }
-      document.add(slot.path, count);
-      if (word !== 0 && this.withVisitors[index]) document.orRegister(slot.visitorPrefix, register, word);
+      tally.hits += count;
+      if (word !== 0 && this.withVisitors[index]) tally.or(register, word);
     }
+  }
+
+  /** The slot a value counts under in `document`: its own if the document admits it, else `(other)`. */
+  private admit(document: PendingDocument, slot: DimensionSlot): DimensionSlot {
+    const index = slot.dimension;
+    if (!this.tracked[index] || slot.other) return slot;
+    const admitted = (document.admitted ??= this.admittedKeysOf(document.key.id));
+    if (admitted.keys.has(slot.path)) return slot;
+    if ((admitted.counts[index] as number) >= this.maxValues) return this.others[index] as DimensionSlot;
+    admitted.keys.add(slot.path);
+    (admitted.counts[index] as number) += 1;
+    if (admitted.tracked && ++this.trackedKeys > this.maxTrackedKeys) this.forgetOldest();
+    return slot;
   }
 
   /** Documents and keys tracked now (for tests and the memory bound). */

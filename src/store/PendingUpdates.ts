@@ -6,30 +6,37 @@
  * period (the id string is built once per document), and its field paths are constants from a table, kept in a
  * Map (an object used as a dictionary internalizes every fresh key string: that was the largest item in the
  * ingest profile). Visitor-sketch words (`$bit … or`) coalesce the same way, by OR: writing the result once
- * leaves the document as writing every word would, so a flush carries one word per register it touched.
+ * leaves the document as writing every word would, so a flush carries one word per register it touched. Dimension
+ * values coalesce into one DimensionTally each, found by the value's slot (an identity lookup, no path built).
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { counterUpsert } from './counterUpsert';
 import type { CounterDocumentKey, Targeting } from './counterUpsert';
 import type { FlushMark } from './FlushMark';
 import type { AdmittedKeys } from './DimensionCounting';
-import { registerName } from './visitorSketchPaths';
+import { DimensionTally } from './DimensionTally';
+import type { DimensionSlot } from './DimensionTally';
 
 export type { CounterDocumentKey };
 
 /** The id of the document of (site, page, period start), e.g. dailyDocumentId. */
 export type IdOf = (site: string, page: string, period: number) => string;
 
-/** One document's pending increments and sketch words, by field path. */
+/** One document's pending increments and sketch words, by field path, and its dimension tallies. */
 export class PendingDocument {
   readonly inc = new Map<string, number>();
   /** `$bit … or` operands: the OR of every word a register got. */
   readonly bits = new Map<string, number>();
   /**
-   * The same for sketches whose paths are not constants (`dv.<dimension>.<key>.<r>`): words by register, under the
-   * sketch's path prefix, so a hit concatenates no path; the paths are built once per flush.
+   * Dimension values counted here, by slot. A value the document does not admit maps to the `(other)` tally, so
+   * admission is decided once per value and flush.
    */
-  readonly sketches = new Map<string, Map<number, number>>();
+  readonly tallyOf = new Map<DimensionSlot, DimensionTally>();
+  /** The distinct tallies of tallyOf, in order. */
+  readonly tallies: DimensionTally[] = [];
+  /** Per dimension, the slot counted last and its tally: consecutive hits mostly repeat a value, skipping the Map. */
+  readonly recentSlots: Array<DimensionSlot | undefined> = [];
+  readonly recentTallies: DimensionTally[] = [];
   /** The dimension keys this process admitted into the document (DimensionCounting), once it counts dimensions. */
   admitted: AdmittedKeys | undefined;
 
@@ -43,21 +50,25 @@ export class PendingDocument {
     this.bits.set(path, (this.bits.get(path) ?? 0) | word);
   }
 
-  orRegister(prefix: string, register: number, word: number): void {
-    let words = this.sketches.get(prefix);
-    if (words === undefined) this.sketches.set(prefix, (words = new Map()));
-    words.set(register, (words.get(register) ?? 0) | word);
+  /** The tally `slot` counts into, made (for `into`'s value) when the document has none for it yet. */
+  tally(slot: DimensionSlot, into: DimensionSlot = slot): DimensionTally {
+    let tally = this.tallyOf.get(into);
+    if (tally === undefined) {
+      tally = new DimensionTally(into);
+      this.tallyOf.set(into, tally);
+      this.tallies.push(tally);
+    }
+    if (into !== slot) this.tallyOf.set(slot, tally);
+    return tally;
   }
 
-  /** The `$bit` operand of the upsert (`{<path>: {or: <word>}}`), built once per flush; undefined when empty. */
-  bitOperand(): Document | undefined {
-    if (this.bits.size === 0 && this.sketches.size === 0) return undefined;
-    const operand: Document = {};
-    for (const [path, word] of this.bits) operand[path] = { or: word };
-    for (const [prefix, words] of this.sketches) {
-      for (const [register, word] of words) operand[prefix + registerName(register)] = { or: word };
-    }
-    return operand;
+  /** The upsert's `$inc` and `$bit` operands, built once per flush (`$bit` undefined when empty). */
+  operands(): { readonly inc: Record<string, number>; readonly bit: Document | undefined } {
+    const inc: Record<string, number> = Object.fromEntries(this.inc);
+    const bit: Document = {};
+    for (const [path, word] of this.bits) bit[path] = { or: word };
+    for (const tally of this.tallies) tally.writeInto(inc, bit);
+    return { inc, bit: this.bits.size > 0 || this.tallies.some((t) => t.words !== undefined) ? bit : undefined };
   }
 }
 
@@ -86,24 +97,19 @@ export class PendingUpdates {
 
   /** Moves every pending increment of `other` into this one. */
   absorb(other: PendingUpdates): void {
-    for (const { key, inc, bits, sketches } of other.byId.values()) {
+    for (const { key, inc, bits, tallies } of other.byId.values()) {
       const document = this.byKey(key);
       for (const [path, amount] of inc) document.add(path, amount);
       for (const [path, word] of bits) document.or(path, word);
-      for (const [prefix, words] of sketches) {
-        for (const [register, word] of words) document.orRegister(prefix, register, word);
-      }
+      for (const tally of tallies) document.tally(tally.slot).absorb(tally);
     }
   }
 
   toOperations(targeting: Targeting, mark?: FlushMark): AnyBulkWriteOperation<Document>[] {
-    return [...this.byId.values()].map((document) =>
-      counterUpsert(document.key, targeting, {
-        inc: Object.fromEntries(document.inc),
-        bits: document.bitOperand(),
-        mark,
-      }),
-    );
+    return [...this.byId.values()].map((document) => {
+      const { inc, bit } = document.operands();
+      return counterUpsert(document.key, targeting, { inc, bits: bit, mark });
+    });
   }
 
   /** The documents this holds increments for. */

@@ -19,7 +19,7 @@ function count(counting: DimensionCounting, page: string, values: DimensionValue
   const pending = new PendingUpdates();
   const document = pending.document('s', page, 0, idOf);
   counting.count(document, counting.slotsOf(values, []), 1, 0, 0);
-  return Object.fromEntries(document.inc);
+  return document.operands().inc;
 }
 
 describe('DimensionCounting', () => {
