@@ -60,7 +60,10 @@ export async function startApp(
   let ready: { readonly services: Services; readonly database: Database } | undefined;
   const services = (): Services => {
     if (!ready)
-      throw new ServiceUnavailableError('tally is starting and the database is not reachable yet; retry later');
+      throw new ServiceUnavailableError(
+        'tally is starting and the database is not reachable yet; retry later',
+        'not_ready',
+      );
     return ready.services;
   };
   let http: Http | undefined;
@@ -77,7 +80,7 @@ export async function startApp(
     stores = await openStores(config, { uri, logger, clock, metrics, signal });
     const { database, pipeline } = stores;
     ready = { services: createServices(config, stores, clock, logger), database };
-    const jobs = startBackgroundJobs(pipeline.jobs, clock, logger);
+    const jobs = startBackgroundJobs(pipeline.jobs, clock, logger, metrics);
     http.announceReady();
 
     const { live } = ready.services;

@@ -45,10 +45,13 @@ export function writeReport(results: BenchResults, dirs: { resultsDir: string; d
 function separateMeasurements(docsDir: string): string {
   const dir = path.join(docsDir, 'benchmarks');
   if (!fs.existsSync(dir)) return '';
-  return fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `\n${fs.readFileSync(path.join(dir, name), 'utf8').trim()}\n`)
-    .join('');
+  return (
+    fs
+      .readdirSync(dir)
+      // soak.md is a report of its own, with charts beside it (bench/soak/main.ts).
+      .filter((name) => name.endsWith('.md') && name !== 'soak.md')
+      .sort()
+      .map((name) => `\n${fs.readFileSync(path.join(dir, name), 'utf8').trim()}\n`)
+      .join('')
+  );
 }

@@ -171,6 +171,7 @@ function storeOver(db: Db, engine: EngineInfo): CounterStore {
     engine,
     policy: writePolicyFor(engine),
     writerDb: () => db,
+    backgroundDb: () => db,
     ping: () => Promise.resolve(true),
     close: () => Promise.resolve(),
   };

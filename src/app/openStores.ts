@@ -1,7 +1,8 @@
 /**
  * Everything of one tally instance that needs the database, opened as soon as the database answers and however
  * long that takes: connect (connectDatabase waits for the server with backoff, then derives the write policy), then
- * prepare: the hit pipeline with its indexes, the impression and top-pages collections' indexes.
+ * prepare: the hit pipeline with its indexes (its flushes observed in the metrics, re-sent by createFlushWriter's
+ * rule when the database is unavailable), the impression and top-pages collections' indexes.
  *
  * Invariants:
  * - A database that answered the probe and then went away (or froze) while preparing is waited for again, over a
@@ -11,6 +12,7 @@
  *   bad COUNTRY_DATABASE fails the start at once, and waiting again for the database does not read it again.
  */
 import type { Config } from '../config/loadConfig';
+import { DEFAULT_RETRY_DELAYS_MS, retryBudgetMs } from '../ingest/createFlushWriter';
 import { openHitPipeline } from '../ingest/openHitPipeline';
 import type { HitPipeline } from '../ingest/openHitPipeline';
 import { loadDimensionSources } from '../ingest/loadDimensionSources';
@@ -22,6 +24,7 @@ import type { Database } from '../store/connectDatabase';
 import { ImpressionStore } from '../store/ImpressionStore';
 import { SitePageScan } from '../store/SitePageScan';
 import { isUnavailable } from '../store/translateDriverError';
+import { countFlushRetry, flushObserver } from './pipelineMetrics';
 
 export interface Stores {
   readonly database: Database;
@@ -78,10 +81,23 @@ async function prepare(
   deps: {
     readonly logger: Logger;
     readonly clock: () => number;
+    readonly metrics: Metrics;
     readonly dimensionSources: DimensionSources | undefined;
   },
 ): Promise<Stores> {
-  const pipeline = await openHitPipeline(database, config, deps);
+  const { logger, clock, metrics, dimensionSources } = deps;
+  const pipeline = await openHitPipeline(database, config, {
+    logger,
+    clock,
+    dimensionSources,
+    sweepIntervalMs: config.sweepIntervalMs,
+    observer: flushObserver(metrics),
+    retry: {
+      delaysMs: DEFAULT_RETRY_DELAYS_MS,
+      budgetMs: retryBudgetMs(config.idempotency.leaseMs, config.databaseTimeoutMs),
+      onRetry: countFlushRetry(metrics),
+    },
+  });
   const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
   await impressions.ensureIndexes();
   const sitePages = new SitePageScan(database);

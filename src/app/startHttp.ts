@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { authorizeRequest } from '../auth/authorizeRequest';
+import { isLoopbackHost } from '../auth/isLoopbackHost';
 import { KeyRing } from '../auth/KeyRing';
 import type { Principal } from '../auth/Principal';
 import type { Config } from '../config/loadConfig';
@@ -81,6 +82,8 @@ export async function startHttp(
     includeStacktrace: config.includeStacktrace,
     webAssets,
     keyRing,
+    loopbackOnly: isLoopbackHost(config.host),
+    documentCacheBytes: config.documentCacheBytes,
     limits: {
       ...config.limits,
       maxHitsPerRequest: config.ingest.maxBatchSize,

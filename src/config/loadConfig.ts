@@ -58,6 +58,10 @@ export interface Config {
   readonly metricsHost: string;
   readonly dashboards: DashboardsConfig;
   readonly idempotency: IdempotencyConfig;
+  /** How often expiry sweeps run where the database has no TTL indexes (SWEEP_INTERVAL_MS). */
+  readonly sweepIntervalMs: number;
+  /** Heap the cache of parsed GraphQL documents may hold, in bytes; 0: no cache (GRAPHQL_DOCUMENT_CACHE_MB). */
+  readonly documentCacheBytes: number;
   readonly visitors: VisitorsConfig;
   readonly dimensions: DimensionsConfig;
   /** TRUST_PROXY: whether request.ip comes from X-Forwarded-For (Fastify's trustProxy). */
@@ -263,6 +267,8 @@ function readConfig(env: Env): Config {
       leaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000, 100, 3_600_000),
       waitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 600_000),
     },
+    sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 300_000, 1_000, 86_400_000),
+    documentCacheBytes: integer(env, 'GRAPHQL_DOCUMENT_CACHE_MB', 16, 0, 4_096) * 1024 * 1024,
     visitors: { saltRotation: oneOf(env, 'VISITOR_SALT_ROTATION', SALT_ROTATIONS, 'day') },
     dimensions: dimensions(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -1,11 +1,13 @@
 /**
- * Counts and times GraphQL requests by operation name, and counts a request refused as a whole (no data) with
- * countRejection. Names are client-chosen, so only well-formed ones become labels, and past a cap new names fold
+ * Counts and times GraphQL requests by operation name, counts a request refused as a whole (no data) with
+ * countRejection and one answering SERVICE_UNAVAILABLE anywhere with countUnavailable. Names are client-chosen, so only well-formed ones become labels, and past a cap new names fold
  * into "other" to bound cardinality. WebSocket operations use the same labeller and countRejection
  * (attachSubscriptions), so both transports show up in the same series.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
+import { unavailableCause } from '../errors/ServiceUnavailableError';
 import { countRejection } from '../metrics/countRejection';
+import { countUnavailable } from '../metrics/countUnavailable';
 import type { Metrics } from '../metrics/createMetrics';
 
 const MAX_OPERATION_LABELS = 200;
@@ -44,6 +46,11 @@ export function metricsPlugin<TContext extends object>(
           if (response.body.kind === 'single' && response.body.singleResult.data === undefined) {
             countRejection(metrics, response.body.singleResult.errors?.[0]?.extensions);
           }
+          // The errors as raised (a field's SERVICE_UNAVAILABLE with its cause), once per answer.
+          countUnavailable(
+            metrics,
+            errors?.map(unavailableCause).find((cause) => cause !== undefined),
+          );
         },
       };
     },

@@ -58,6 +58,13 @@ interface Part {
 /** The most documents one hit touches: a page's and its site's daily, monthly and minute documents. */
 const DOCUMENTS_PER_HIT = 6;
 
+/** Watches flushes (the metrics): what each one carries when it starts, and how long it took. */
+export interface FlushObserver {
+  /** `documents` the flush writes; `waiting`: requests waiting for a flush now, its own and those queued behind. */
+  started(documents: number, waiting: number): void;
+  settled(seconds: number, ok: boolean): void;
+}
+
 export interface GroupCommitterOptions {
   readonly intervalMs: number;
   readonly concurrency: number;
@@ -65,6 +72,7 @@ export interface GroupCommitterOptions {
   readonly maxPendingDocuments: number;
   /** Opens an empty batch (it may need the clock, e.g. for the second-level retention window). */
   readonly newBatch?: (() => CounterBatch) | undefined;
+  readonly observer?: FlushObserver | undefined;
 }
 
 export class GroupCommitter {
@@ -141,6 +149,13 @@ export class GroupCommitter {
     }
   }
 
+  /** Requests queued behind the flushes in flight (sealed and open parts). */
+  private waiting(): number {
+    let waiting = this.open.waiters.length;
+    for (const part of this.sealed) waiting += part.waiters.length;
+    return waiting;
+  }
+
   private size(part: Part): number {
     return part.batch.documents + part.keyedDocuments;
   }
@@ -197,13 +212,18 @@ export class GroupCommitter {
       // A keyed-only flush opens its batch now: its notion of "now" must not be older than the flush.
       const batch = part.batch.hits === 0 ? this.newBatch() : part.batch;
       const attempt = this.lanes.acquire();
+      const { observer } = this.options;
+      observer?.started(this.size(part), part.waiters.length + this.waiting());
+      const started = performance.now();
       this.write(batch, { keyed: part.keyed, attempt })
         .then(
           (claimed) => {
+            observer?.settled((performance.now() - started) / 1000, true);
             this.lanes.succeeded(attempt);
             for (const w of part.waiters) w.resolve(w.keyed && claimed?.has(w.keyed) ? 'claimed' : 'written');
           },
           (error: unknown) => {
+            observer?.settled((performance.now() - started) / 1000, false);
             this.lanes.failedWith(attempt, isDefiniteWriteFailure(error));
             part.waiters.forEach((w) => w.reject(error));
           },

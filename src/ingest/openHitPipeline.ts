@@ -8,8 +8,9 @@
  *   pipeline: imported hits count as served ones do (a second copy of this wiring once forgot site totals).
  * - Flushes in flight: INGEST_FLUSH_CONCURRENCY, capped by the write policy (one on FerretDB).
  * - Jobs: one expiry sweep per expiring collection whose expiry mode came out 'sweep' (none where a TTL index
- *   expires it), one preallocation per kind switched on. Nothing starts them here: a server runs them
- *   (app/startBackgroundJobs), a one-off import does not.
+ *   expires it), one preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE
+ *   documents per command. Nothing starts them here: a server runs them (app/startBackgroundJobs), a one-off
+ *   import does not.
  * - The Database belongs to the caller: close() writes what is pending and leaves the database open.
  *   Indexes exist before open resolves; a database lost meanwhile rejects it (the caller decides to wait again).
  * - Visitors: the database's visitor secret exists before open resolves (created by the first process to open a
@@ -28,7 +29,9 @@ import { ensureVisitorSecret } from '../store/visitorSecret';
 import { VisitorSaltStore } from '../store/VisitorSaltStore';
 import { HOUR_MS } from '../time/buckets';
 import { createFlushWriter } from './createFlushWriter';
+import type { FlushRetry } from './createFlushWriter';
 import { GroupCommitter } from './GroupCommitter';
+import type { FlushObserver } from './GroupCommitter';
 import { HitEnricher } from './HitEnricher';
 import { HitIngest } from './HitIngest';
 import type { HitPipelineSettings } from './HitPipelineSettings';
@@ -42,12 +45,10 @@ import { VisitorSalts } from './VisitorSalts';
 
 /** Pages each preallocation planner tracks at most. */
 const MAX_TRACKED_PAGES = 1_000_000;
-/** Where expired second-level documents are swept, this often. */
-const SECONDS_SWEEP_INTERVAL_MS = 5 * 60_000;
-/** Where expired idempotency keys are swept, this often. */
-const LEDGER_SWEEP_INTERVAL_MS = 10 * 60_000;
-/** Salts of periods that are over are deleted this often (and at open): within minutes of their period's end. */
-const SALT_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Where expiry is a sweep, it runs this often unless told otherwise (SWEEP_INTERVAL_MS); so do salt deletions. */
+export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** Documents one preallocation write creates at most: a flush waits behind one such write at most. */
+const PREALLOCATED_DOCUMENTS_PER_WRITE = 240;
 
 export interface HitPipelineOptions {
   readonly clock: () => number;
@@ -58,6 +59,12 @@ export interface HitPipelineOptions {
   readonly pollMs?: number | undefined;
   /** The process's User-Agent parser and country database; loaded from the settings when absent. */
   readonly dimensionSources?: DimensionSources | undefined;
+  /** How often expiry sweeps run (DEFAULT_SWEEP_INTERVAL_MS otherwise). */
+  readonly sweepIntervalMs?: number | undefined;
+  /** Watches each flush (the metrics). */
+  readonly observer?: FlushObserver | undefined;
+  /** How a flush is re-sent when the database is unavailable (createFlushWriter's rule); absent: never. */
+  readonly retry?: FlushRetry | undefined;
 }
 
 /** Periodic work the pipeline needs while it serves; the caller runs it (app/startBackgroundJobs). */
@@ -95,19 +102,18 @@ export async function openHitPipeline(
   });
 
   await counters.ensureIndexes();
+  const intervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
   const secret = await ensureVisitorSecret(database, { now: clock(), writeConcern });
   const salts = new VisitorSalts(new VisitorSaltStore(database, { writeConcern }), settings.visitors.saltRotation);
   await salts.sweep(clock());
-  const sweeps: Sweep[] = [
-    { what: 'visitor salts of past periods', intervalMs: SALT_SWEEP_INTERVAL_MS, sweep: (now) => salts.sweep(now) },
-  ];
+  const sweeps: Sweep[] = [{ what: 'visitor salts of past periods', intervalMs, sweep: (now) => salts.sweep(now) }];
   if (settings.seconds.enabled && (await counters.ensureSecondsIndexes()) === 'sweep') {
-    const sweep = (now: number) => counters.sweepSeconds(now);
-    sweeps.push({ what: 'second-level documents', intervalMs: SECONDS_SWEEP_INTERVAL_MS, sweep });
+    const sweep: Sweep['sweep'] = (now, context) => counters.sweepSeconds(now, context);
+    sweeps.push({ what: 'second-level documents', intervalMs, sweep });
   }
   if ((await ledger.ensureIndexes()) === 'sweep') {
-    const sweep = (now: number) => ledger.sweep(now);
-    sweeps.push({ what: 'idempotency keys', intervalMs: LEDGER_SWEEP_INTERVAL_MS, sweep });
+    const sweep: Sweep['sweep'] = (now, context) => ledger.sweep(now, context);
+    sweeps.push({ what: 'idempotency keys', intervalMs, sweep });
   }
 
   const preallocations: Preallocation[] = [];
@@ -115,7 +121,9 @@ export async function openHitPipeline(
   if (planner) {
     const preallocate = (pages: PageRef[], day: number) =>
       counters.preallocate(pages.map((page) => ({ ...page, day })));
-    preallocations.push({ planner, preallocate, what: 'tomorrow' });
+    // A daily document per page, and its monthly one.
+    const pagesPerWrite = PREALLOCATED_DOCUMENTS_PER_WRITE / 2;
+    preallocations.push({ planner, preallocate, what: 'tomorrow', pagesPerWrite });
   }
   const secondsPlanner =
     settings.seconds.enabled && settings.seconds.preallocate
@@ -124,7 +132,13 @@ export async function openHitPipeline(
   if (secondsPlanner) {
     const preallocate = (pages: PageRef[], hour: number) =>
       counters.preallocateSeconds(pages.map((page) => ({ ...page, hour })));
-    preallocations.push({ planner: secondsPlanner, preallocate, what: "next hour's second-level minutes" });
+    const pagesPerWrite = PREALLOCATED_DOCUMENTS_PER_WRITE / 60;
+    preallocations.push({
+      planner: secondsPlanner,
+      preallocate,
+      what: "next hour's second-level minutes",
+      pagesPerWrite,
+    });
   }
 
   const dimensions = settings.dimensions.enabled
@@ -144,11 +158,12 @@ export async function openHitPipeline(
       dimensions,
     });
   const { leaseMs, waitMs } = settings.idempotency;
-  const committer = new GroupCommitter(createFlushWriter({ counters, ledger, clock, leaseMs }), {
+  const committer = new GroupCommitter(createFlushWriter({ counters, ledger, clock, leaseMs, retry: options.retry }), {
     intervalMs: options.flushIntervalMs ?? settings.ingest.flushIntervalMs,
     concurrency: Math.min(settings.ingest.flushConcurrency, database.policy.maxFlushesInFlight ?? Infinity),
     maxPendingDocuments: settings.ingest.maxFlushDocuments,
     newBatch,
+    observer: options.observer,
   });
   const keyed = new KeyedRequests({
     committer,

@@ -1,5 +1,10 @@
-/** Prometheus metrics of one process: default process metrics, GraphQL requests, and MongoDB round trips. */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+/**
+ * Prometheus metrics of one process: default process metrics (heap, RSS, event-loop delay), GraphQL requests,
+ * MongoDB round trips, and trouble (issue 21): SERVICE_UNAVAILABLE answers by cause, group-commit flushes (duration,
+ * size, requests waiting) and their retries, background steps (sweeps, preallocation). Every label has a closed or
+ * capped set of values, so the series count is bounded.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -9,7 +14,23 @@ export interface Metrics {
   readonly beaconRequests: Counter<'outcome'>;
   /** Whole-request refusals; counted only through countRejection, which says what one is. */
   readonly rejectedRequests: Counter<'code' | 'limit'>;
+  /** SERVICE_UNAVAILABLE answers; counted only through countUnavailable, once per answer. */
+  readonly unavailable: Counter<'cause'>;
+  readonly flushDuration: Histogram<'outcome'>;
+  readonly flushDocuments: Histogram;
+  readonly flushQueueDepth: Histogram;
+  readonly flushRetries: Counter<'outcome'>;
+  readonly backgroundStepDuration: Histogram<'job'>;
+  readonly sweptDocuments: Counter<'what'>;
+  /** The GraphQL document cache (server/DocumentCache): estimated heap it holds, and its documents. */
+  readonly documentCacheBytes: Gauge;
+  readonly documentCacheDocuments: Gauge;
 }
+
+/** Seconds, from 1 ms to 30 s: flushes and background steps, where a stall is seconds long. */
+const SLOW_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Counts (documents, requests), by powers of about 2.5 up to 100,000. */
+const COUNT_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 100_000];
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -45,6 +66,60 @@ export function createMetrics(): Metrics {
       name: 'tally_requests_rejected_total',
       help: 'Requests (HTTP, or WebSocket operations and messages) refused as a whole before execution for their size, rate, credentials or form, by error code and (LIMIT_EXCEEDED, RATE_LIMITED) the limit.',
       labelNames: ['code', 'limit'],
+      registers: [registry],
+    }),
+    unavailable: new Counter({
+      name: 'tally_unavailable_total',
+      help: 'Answers with SERVICE_UNAVAILABLE (GraphQL over HTTP and WebSocket, beacon, export), by cause: not_ready, timeout, connection_wait, refused, no_primary, write_concern, closed, other.',
+      labelNames: ['cause'],
+      registers: [registry],
+    }),
+    flushDuration: new Histogram({
+      name: 'tally_flush_duration_seconds',
+      help: 'Group-commit flushes from start to acknowledgement (retries included), by outcome (ok, error).',
+      labelNames: ['outcome'],
+      buckets: SLOW_BUCKETS,
+      registers: [registry],
+    }),
+    flushDocuments: new Histogram({
+      name: 'tally_flush_documents',
+      help: 'Counter documents a flush writes (keyed requests counted at three per hit).',
+      buckets: COUNT_BUCKETS,
+      registers: [registry],
+    }),
+    flushQueueDepth: new Histogram({
+      name: 'tally_flush_queue_depth',
+      help: 'Requests waiting for a flush when one starts: those it carries and those queued behind it.',
+      buckets: COUNT_BUCKETS,
+      registers: [registry],
+    }),
+    flushRetries: new Counter({
+      name: 'tally_flush_retries_total',
+      help: 'Re-sends of a marked flush after the database was unavailable (see docs/failures.md), by outcome: written, failed (another try followed or the request got SERVICE_UNAVAILABLE).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    backgroundStepDuration: new Histogram({
+      name: 'tally_background_step_duration_seconds',
+      help: 'Steps of background work (one read or delete of an expiry sweep, one write of a preallocation), by job; a step over 1 s is also logged.',
+      labelNames: ['job'],
+      buckets: SLOW_BUCKETS,
+      registers: [registry],
+    }),
+    sweptDocuments: new Counter({
+      name: 'tally_swept_documents_total',
+      help: 'Expired documents deleted by expiry sweeps (engines without TTL indexes), by what expired.',
+      labelNames: ['what'],
+      registers: [registry],
+    }),
+    documentCacheBytes: new Gauge({
+      name: 'tally_graphql_document_cache_bytes',
+      help: 'Heap held by cached parsed GraphQL documents (estimated: 300 bytes a token), at most GRAPHQL_DOCUMENT_CACHE_MB.',
+      registers: [registry],
+    }),
+    documentCacheDocuments: new Gauge({
+      name: 'tally_graphql_document_cache_documents',
+      help: 'Parsed GraphQL documents in the cache (kept from their second use).',
       registers: [registry],
     }),
   };

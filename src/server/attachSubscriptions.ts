@@ -5,7 +5,8 @@
  * checkOperation's scopes, sites and summed costs), with the key from `connectionParams.authorization` (or the
  * upgrade request's Authorization header). Its own limits: live operations per connection and per process, and a
  * maximum message size. Every operation is counted in tally_graphql_requests_total and logged, like an HTTP
- * request; a refused one, or a protocol violation, also through countRejection.
+ * request; a refused one, or a protocol violation, also through countRejection; a result carrying
+ * SERVICE_UNAVAILABLE through countUnavailable.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { ExecutionArgs, GraphQLError, GraphQLFormattedError, GraphQLSchema, ValidationRule } from 'graphql';
@@ -16,6 +17,7 @@ import type { KeyRing } from '../auth/KeyRing';
 import type { Principal } from '../auth/Principal';
 import { LimitExceededError } from '../errors/LimitExceededError';
 import { normalizeError } from '../errors/normalizeError';
+import { unavailableCause } from '../errors/ServiceUnavailableError';
 import type { Context } from '../graphql/Context';
 import type { FormatError } from '../graphql/formatError';
 import type { RequestLimits } from '../graphql/guard/RequestLimits';
@@ -24,6 +26,7 @@ import type { OperationLabel } from '../graphql/metricsPlugin';
 import { createOperationPreparer } from '../graphql/prepareOperation';
 import type { Logger } from '../logging/createLogger';
 import { countRejection } from '../metrics/countRejection';
+import { countUnavailable } from '../metrics/countUnavailable';
 import type { Metrics } from '../metrics/createMetrics';
 
 export interface Subscriptions {
@@ -165,8 +168,14 @@ export function attachSubscriptions(options: {
           contextValue: await options.context(principal),
         };
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: format(result.errors) } : undefined,
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors) return undefined;
+        countUnavailable(
+          metrics,
+          result.errors.map(unavailableCause).find((cause) => cause !== undefined),
+        );
+        return { ...result, errors: format(result.errors) };
+      },
       onError: (_ctx, _id, _payload, errors) => format(errors),
     },
     wss,

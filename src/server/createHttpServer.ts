@@ -26,6 +26,7 @@ import type { HitIngest } from '../ingest/HitIngest';
 import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
 import { attachSubscriptions } from './attachSubscriptions';
+import { DocumentCache } from './DocumentCache';
 import type { Subscriptions, WebSocketLimits } from './attachSubscriptions';
 import { playgroundLandingPage } from './playgroundLandingPage';
 import { registerWebRoutes } from './registerWebRoutes';
@@ -58,6 +59,10 @@ export interface HttpServerOptions {
   /** Built browser assets (dist/web): playground, dashboard, beacon. */
   readonly webAssets: WebAssets;
   readonly keyRing: KeyRing;
+  /** Heap the parsed-document cache may hold (GRAPHQL_DOCUMENT_CACHE_MB); 0: every request is parsed. */
+  readonly documentCacheBytes: number;
+  /** Whether HOST is a loopback address: without keys, such a server has no per-address rate limit. */
+  readonly loopbackOnly: boolean;
   readonly limits: ServerLimits;
   /** Where beacons (POST /api/hit) are recorded; throws SERVICE_UNAVAILABLE until the database is ready. */
   readonly ingest: () => HitIngest;
@@ -116,7 +121,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   installErrorHandler(app, { maxBodyBytes: limits.maxBodyBytes, metrics });
   installAuth(app, keyRing);
-  await installRateLimit(app, limits);
+  const rates = await installRateLimit(app, limits, { keys: keyRing.enabled, loopbackOnly: options.loopbackOnly });
+  if (rates.ratePerAddress !== limits.ratePerAddress) {
+    logger.info('loopback only and no API keys: no per-address rate limit (RATE_LIMIT_PER_ADDRESS does not apply)');
+  }
 
   const formatError = createFormatError(logger, {
     includeStacktrace: options.includeStacktrace,
@@ -132,6 +140,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     includeStacktraceInErrorResponses: options.includeStacktrace,
     formatError,
     parseOptions: { maxTokens: limits.maxTokens },
+    // Bounded by the heap documents really hold, and only for documents used twice (DocumentCache).
+    documentStore:
+      options.documentCacheBytes === 0
+        ? null
+        : new DocumentCache(options.documentCacheBytes, (bytes, documents) => {
+            metrics.documentCacheBytes.set(bytes);
+            metrics.documentCacheDocuments.set(documents);
+          }),
     validationRules,
     // main.ts owns SIGTERM/SIGINT: Apollo's handlers would stop the server and re-send the signal before our
     // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.

@@ -2,7 +2,7 @@
  * Errors of the plain (non-GraphQL) routes and of Fastify itself (body too large, bad JSON, unsupported content
  * type, rate limit, no such route), in the GraphQL error shape `{"errors":[{"message","extensions"}]}` with
  * normalizeError's status and extensions. Routes (beacon, export, /metrics) throw their AppErrors here; every one
- * of these answers refuses a whole request, so each goes through countRejection once. Anything unexpected is
+ * of these answers refuses a whole request, so each goes through countRejection (and countUnavailable) once. Anything unexpected is
  * logged with its stack and answered 500 without details.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +10,9 @@ import { AppError } from '../errors/AppError';
 import { LimitExceededError } from '../errors/LimitExceededError';
 import { normalizeError } from '../errors/normalizeError';
 import { NotFoundError } from '../errors/NotFoundError';
+import { unavailableCause } from '../errors/ServiceUnavailableError';
 import { countRejection } from '../metrics/countRejection';
+import { countUnavailable } from '../metrics/countUnavailable';
 import type { Metrics } from '../metrics/createMetrics';
 
 export function installErrorHandler(app: FastifyInstance, options: { maxBodyBytes: number; metrics: Metrics }): void {
@@ -18,6 +20,7 @@ export function installErrorHandler(app: FastifyInstance, options: { maxBodyByte
     const normalized = normalizeError(error);
     if (normalized.masked) request.log.error({ err: error, url: request.url }, 'unexpected error in a route');
     countRejection(options.metrics, normalized.extensions);
+    countUnavailable(options.metrics, unavailableCause(error));
     return reply
       .code(normalized.status)
       .send({ errors: [{ message: normalized.message, extensions: normalized.extensions }] });

@@ -33,7 +33,7 @@ import {
 } from './monthlyStats';
 import type { MonthlyStatsDocument } from './monthlyStats';
 import {
-  deleteSecondsBefore,
+  expiringSeconds,
   findSeconds,
   preallocatedSecondsHour,
   SECONDS_COLLECTION,
@@ -44,8 +44,8 @@ import {
 } from './secondStats';
 import type { SecondStatsDocument } from './secondStats';
 import { secondsExpiryCutoff, secondsTtlIndex } from './secondsRetention';
-import { ensureTtlOrSweep } from './ttlOrSweep';
-import type { ExpiryMode } from './ttlOrSweep';
+import { deleteExpired, ensureTtlOrSweep, sweepPlanFor } from './ttlOrSweep';
+import type { ExpiringCollection, ExpiryMode, SweepContext } from './ttlOrSweep';
 import type { WritePolicy } from './WritePolicy';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import { translateDriverError } from './translateDriverError';
@@ -93,6 +93,8 @@ export class CounterStore {
   private readonly engineName: string;
   readonly secondsRetentionMs: number;
   private readonly logger: Logger | undefined;
+  /** The retention sweep's view: expired ids found on the background connection, deleted through the writer. */
+  private readonly expiring: ExpiringCollection;
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
     this.readers = {
@@ -110,6 +112,8 @@ export class CounterStore {
     this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
     this.logger = options.logger;
     this.bulk = bulkUpsertOptions(database.policy, options.writeConcern);
+    const finder = secondsCollection(database.backgroundDb());
+    this.expiring = expiringSeconds(finder, this.writers.seconds, sweepPlanFor(database.policy.reads));
   }
 
   async ensureIndexes(): Promise<void> {
@@ -124,6 +128,7 @@ export class CounterStore {
       mode: this.policy.expiry,
       what: 'second-level counters',
       engine: this.engineName,
+      reads: this.policy.reads,
       logger: this.logger,
     });
   }
@@ -181,10 +186,10 @@ export class CounterStore {
     );
   }
 
-  /** The retention sweep: deletes second-level documents wholly outside the window at `now`. */
-  async sweepSeconds(now: number): Promise<number> {
+  /** The retention sweep: deletes second-level documents wholly outside the window at `now`, in bounded steps. */
+  async sweepSeconds(now: number, context?: SweepContext): Promise<number> {
     try {
-      return await deleteSecondsBefore(this.writers.seconds, secondsExpiryCutoff(now, this.secondsRetentionMs));
+      return await deleteExpired(this.expiring, secondsExpiryCutoff(now, this.secondsRetentionMs), context);
     } catch (error) {
       throw translateDriverError(error);
     }

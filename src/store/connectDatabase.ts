@@ -3,7 +3,8 @@
  * (WritePolicy: a single-writer engine gets one connection, plus one per collection written through `writerDb` where
  * the policy says so), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang,
  * reports every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a
- * separate connection, so a busy or frozen main connection never makes /readyz itself hang.
+ * separate connection, so a busy or frozen main connection never makes /readyz itself hang. Background reads (the
+ * expiry sweeps' scans) get a connection of their own on a single-writer engine, so no flush waits behind them.
  */
 import { MongoClient } from 'mongodb';
 import type { Db, MongoClientOptions } from 'mongodb';
@@ -26,6 +27,13 @@ export interface Database {
    * it is `db`.
    */
   writerDb(collection: string): Db;
+  /**
+   * The Db background work reads through (expiry sweeps looking for expired ids). Where the policy has a single
+   * writer, a single-connection client of its own, opened on first use: a scan that takes seconds there never holds
+   * the main connection (dashboards, the ledger) or a collection's writer (flushes). Only ever read through: FerretDB
+   * allows one writer per collection, and the sweeps delete through the collection's writer. Elsewhere it is `db`.
+   */
+  backgroundDb(): Db;
   /** True when the server answers a ping within the readiness timeout; never throws, never waits longer. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -85,20 +93,16 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     if (!policy.writerPerCollection) return db;
     let writer = writers.get(collection);
     if (!writer) {
-      // The driver connects on its first operation; its errors surface there, as the main client's would.
-      writer = new MongoClient(options.uri, {
-        appName: `${options.appName ?? 'tally'}-writer`,
-        monitorCommands: options.onCommand !== undefined,
-        ...timeouts(timeoutMs),
-        maxPoolSize: 1,
-      });
-      if (options.onCommand) {
-        const onCommand = options.onCommand;
-        writer.on('commandStarted', (event) => onCommand(event.commandName));
-      }
+      writer = singleConnection(options, 'writer', timeoutMs);
       writers.set(collection, writer);
     }
     return writer.db(options.dbName);
+  };
+  let background: MongoClient | undefined;
+  const backgroundDb = (): Db => {
+    if (!policy.singleWriter) return db;
+    background ??= singleConnection(options, 'background', timeoutMs);
+    return background.db(options.dbName);
   };
   return {
     client,
@@ -106,6 +110,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     engine,
     policy,
     writerDb,
+    backgroundDb,
     async ping() {
       try {
         await health.db('admin').command({ ping: 1 });
@@ -115,9 +120,24 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
       }
     },
     async close() {
-      await Promise.all([client.close(), health.close(), ...[...writers.values()].map((w) => w.close())]);
+      const others = [...writers.values(), ...(background ? [background] : [])];
+      await Promise.all([client.close(), health.close(), ...others.map((other) => other.close())]);
     },
   };
+}
+
+/** A client of one connection, counting its commands like the main one. */
+function singleConnection(options: ConnectOptions, role: string, timeoutMs: number): MongoClient {
+  // The driver connects on its first operation; its errors surface there, as the main client's would.
+  const client = new MongoClient(options.uri, {
+    appName: `${options.appName ?? 'tally'}-${role}`,
+    monitorCommands: options.onCommand !== undefined,
+    ...timeouts(timeoutMs),
+    maxPoolSize: 1,
+  });
+  const onCommand = options.onCommand;
+  if (onCommand) client.on('commandStarted', (event) => onCommand(event.commandName));
+  return client;
 }
 
 function timeouts(ms: number): MongoClientOptions {

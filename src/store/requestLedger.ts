@@ -7,13 +7,13 @@
  * (ttlOrSweep).
  */
 import { MongoBulkWriteError } from 'mongodb';
-import type { Collection, WriteConcern } from 'mongodb';
+import type { Collection, Document, WriteConcern } from 'mongodb';
 import type { Logger } from '../logging/createLogger';
 import type { Database } from './connectDatabase';
 import type { LaneSeq } from './FlushMark';
 import { translateDriverError } from './translateDriverError';
-import { ensureTtlOrSweep } from './ttlOrSweep';
-import type { ExpiryMode } from './ttlOrSweep';
+import { deleteExpired, ensureTtlOrSweep, sweepPlanFor } from './ttlOrSweep';
+import type { ExpiringCollection, ExpiryMode, SweepContext } from './ttlOrSweep';
 import type { DocumentReads } from './WritePolicy';
 
 export const REQUESTS_COLLECTION = 'ingest.requests';
@@ -58,6 +58,8 @@ export class RequestLedger {
   private readonly expiry: ExpiryMode;
   private readonly reads: DocumentReads;
   private readonly engineName: string;
+  /** The sweep's view: expired ids found on the background connection, deleted through the main one. */
+  private readonly expiring: ExpiringCollection;
 
   constructor(
     database: Database,
@@ -67,6 +69,13 @@ export class RequestLedger {
     this.expiry = database.policy.expiry;
     this.reads = database.policy.reads;
     this.engineName = database.engine.name;
+    this.expiring = {
+      what: 'idempotency keys',
+      finder: database.backgroundDb().collection(REQUESTS_COLLECTION),
+      writer: this.collection as unknown as Collection<Document>,
+      field: 'createdAt',
+      plan: sweepPlanFor(this.reads),
+    };
   }
 
   /** The expiry index where the policy has TTL indexes; returns which mode expires entries. */
@@ -80,6 +89,7 @@ export class RequestLedger {
       mode: this.expiry,
       what: 'idempotency keys',
       engine: this.engineName,
+      reads: this.reads,
       logger: this.options.logger,
     });
   }
@@ -149,11 +159,14 @@ export class RequestLedger {
     }
   }
 
-  /** The sweep for engines without TTL indexes: deletes entries older than the window. */
-  async sweep(now: number): Promise<number> {
+  /**
+   * The sweep for engines without TTL indexes: deletes entries older than the window, in bounded steps. Entries are
+   * created in the order they expire (one insert each, never re-inserted), so a sweep reading them in creation order
+   * finds every expired one.
+   */
+  async sweep(now: number, context?: SweepContext): Promise<number> {
     try {
-      const result = await this.collection.deleteMany({ createdAt: { $lt: new Date(now - this.options.windowMs) } });
-      return result.deletedCount;
+      return await deleteExpired(this.expiring, now - this.options.windowMs, context);
     } catch (error) {
       throw translateDriverError(error);
     }

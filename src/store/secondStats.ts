@@ -12,6 +12,7 @@ import type { PendingDocument, PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
 import type { Targeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
+import type { ExpiringCollection, SweepPlan } from './ttlOrSweep';
 
 export const SECONDS_COLLECTION = 'stats.seconds';
 
@@ -91,11 +92,17 @@ export async function findSeconds(
   >;
 }
 
-/** Deletes the minute documents that start before `cutoff`; returns how many went. */
-export async function deleteSecondsBefore(
-  collection: Collection<SecondStatsDocument>,
-  cutoff: number,
-): Promise<number> {
-  const result = await collection.deleteMany({ 'metadata.date': { $lt: new Date(cutoff) } });
-  return result.deletedCount;
+/** The collection as its retention sweep sees it (ttlOrSweep): expired by `metadata.date`, the minute's start. */
+export function expiringSeconds(
+  finder: Collection<SecondStatsDocument>,
+  writer: Collection<SecondStatsDocument>,
+  plan: SweepPlan,
+): ExpiringCollection {
+  return {
+    what: 'second-level documents',
+    finder: finder as unknown as Collection<Document>,
+    writer: writer as unknown as Collection<Document>,
+    field: 'metadata.date',
+    plan,
+  };
 }

@@ -6,7 +6,12 @@ import { DAY_MS } from './buckets';
 
 export const UTC_ZONE = 'UTC';
 
+/**
+ * Formatters by zone name as requests spell it. Intl takes names in any letter case ("eUrOpE/bErLiN"), so the
+ * spellings are unbounded: past MAX_FORMATTERS the cache starts afresh (the ~600 zones and aliases fit easily).
+ */
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 2_048;
 const WALL = /^(\d+)\/(\d+)\/(\d+),? (\d+):(\d+):(\d+)$/;
 
 /** True when the platform knows `zone` as an IANA time zone name (or an alias of one). */
@@ -87,6 +92,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
       minute: 'numeric',
       second: 'numeric',
     });
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
     formatters.set(zone, f);
   }
   return f;

@@ -326,7 +326,12 @@ describe('rate limits', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startTestApp('limits_rate', { RATE_LIMIT_PER_ADDRESS: '5', RATE_LIMIT_WINDOW_MS: '60000' });
+    // With keys: a loopback server without any has no per-address limit (below).
+    app = await startTestApp('limits_rate', {
+      TALLY_KEYS_JSON: KEYS_JSON,
+      RATE_LIMIT_PER_ADDRESS: '5',
+      RATE_LIMIT_WINDOW_MS: '60000',
+    });
   });
 
   afterAll(async () => {
@@ -340,6 +345,18 @@ describe('rate limits', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     const body = (await refused.json()) as { errors: Array<{ extensions: Record<string, unknown> }> };
     expect(body.errors[0]?.extensions).toEqual({ code: 'RATE_LIMITED', limit: 'RATE_LIMIT_PER_ADDRESS', max: 5 });
+  });
+
+  it('applies no per-address limit on a loopback-only server without keys: its one client is the machine itself', async () => {
+    const local = await startTestApp('limits_rate_local', {
+      RATE_LIMIT_PER_ADDRESS: '5',
+      RATE_LIMIT_WINDOW_MS: '60000',
+    });
+    try {
+      for (let i = 0; i < 12; i++) expect((await fetch(`${local.url}/healthz`)).status).toBe(200);
+    } finally {
+      await local.stop();
+    }
   });
 
   it('counts requests with a key against RATE_LIMIT_PER_KEY, apart from the address', async () => {

@@ -193,4 +193,34 @@ describe('GroupCommitter', () => {
     flushes[2]?.finish();
     await outcome;
   });
+
+  // A hit is two documents here (daily and monthly).
+  it('tells its observer what each flush writes, how many requests wait, and how long it took', async () => {
+    const { flushes, write } = controlledWriter();
+    const seen: string[] = [];
+    const committer = new GroupCommitter(write, {
+      intervalMs: 1_000,
+      concurrency: 1,
+      maxPendingDocuments: 1000,
+      observer: {
+        started: (documents, waiting) => seen.push(`started ${documents} documents, ${waiting} waiting`),
+        settled: (seconds, ok) => seen.push(`settled ${ok ? 'ok' : 'error'} after ${seconds}s`),
+      },
+    });
+    const first = committer.submit([hit('/a')]);
+    const queued = [committer.submit([hit('/b')]), committer.submit([hit('/c')])];
+    await tick();
+    jest.advanceTimersByTime(250);
+    flushes[0]?.finish();
+    await first;
+    await tick();
+    flushes[1]?.fail(new Error('refused'));
+    await Promise.allSettled(queued);
+    expect(seen).toEqual([
+      'started 2 documents, 1 waiting',
+      'settled ok after 0.25s',
+      'started 4 documents, 2 waiting',
+      'settled error after 0s',
+    ]);
+  });
 });

@@ -14,7 +14,10 @@ interface Call {
 }
 
 /** A ticker on fake time over a real planner, recording each preallocate call. */
-function ticker(planner: PreallocationPlanner, options: { fail?: number; tickMs?: number } = {}) {
+function ticker(
+  planner: PreallocationPlanner,
+  options: { fail?: number; tickMs?: number; pagesPerWrite?: number; watched?: string[] } = {},
+) {
   const calls: Call[] = [];
   let failures = options.fail ?? 0;
   const logger = createLogger({ level: 'silent', nodeEnv: 'test' });
@@ -26,9 +29,18 @@ function ticker(planner: PreallocationPlanner, options: { fail?: number; tickMs?
       if (failures-- > 0) throw new Error('database unavailable');
     },
     what: 'the test pages',
+    pagesPerWrite: options.pagesPerWrite ?? 500,
     clock: () => Date.now(),
     logger,
     ...(options.tickMs ? { tickMs: options.tickMs } : {}),
+    ...(options.watched
+      ? {
+          watch: <T>(what: string, step: () => Promise<T>): Promise<T> => {
+            options.watched?.push(what);
+            return step();
+          },
+        }
+      : {}),
   });
   return { calls, warn, handle };
 }
@@ -55,15 +67,45 @@ describe('startPreallocationTicker', () => {
     handle.stop();
   });
 
-  it('sends the pages due at one tick in chunks of 500', async () => {
+  it('sends the pages due at one tick in writes of at most pagesPerWrite pages, each one a watched step', async () => {
     const planner = new PreallocationPlanner(2_000);
     for (let i = 0; i < 1_200; i++) planner.noteHit('s', `/p${i}`, START);
     // One tick at 23:00 UTC, when every slot of the day has passed.
-    const { calls, handle } = ticker(planner, { tickMs: ms('2026-03-10T23:00:00Z') - START });
-    await jest.advanceTimersByTimeAsync(ms('2026-03-10T23:00:00Z') - START);
+    const watched: string[] = [];
+    const tickMs = ms('2026-03-10T23:00:00Z') - START;
+    const { calls, handle } = ticker(planner, { tickMs, pagesPerWrite: 500, watched });
+    // A moment past the tick: the ticker yields between writes.
+    await jest.advanceTimersByTimeAsync(tickMs + 1_000);
     expect(calls.map((call) => call.pages.length)).toEqual([500, 500, 200]);
     expect(new Set(calls.map((call) => call.periodStart))).toEqual(new Set(['2026-03-11T00:00:00.000Z']));
+    expect(watched).toEqual([
+      'preallocating the test pages for 500 pages',
+      'preallocating the test pages for 500 pages',
+      'preallocating the test pages for 200 pages',
+    ]);
     handle.stop();
+  });
+
+  it('ends a tick in progress at its next write once stopped', async () => {
+    const planner = new PreallocationPlanner(2_000);
+    for (let i = 0; i < 1_200; i++) planner.noteHit('s', `/p${i}`, START);
+    const tickMs = ms('2026-03-10T23:00:00Z') - START;
+    const calls: number[] = [];
+    const handle = startPreallocationTicker({
+      planner,
+      preallocate: async (pages) => {
+        calls.push(pages.length);
+        // Stopped while its first write is under way.
+        if (calls.length === 1) handle.stop();
+      },
+      what: 'the test pages',
+      pagesPerWrite: 100,
+      clock: () => Date.now(),
+      logger: createLogger({ level: 'silent', nodeEnv: 'test' }),
+      tickMs,
+    });
+    await jest.advanceTimersByTimeAsync(tickMs + MINUTE);
+    expect(calls).toEqual([100]);
   });
 
   it('logs a failed tick as a warning and keeps ticking', async () => {

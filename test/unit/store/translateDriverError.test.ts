@@ -1,7 +1,15 @@
-import { MongoBulkWriteError, MongoServerError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  MongoWriteConcernError,
+} from 'mongodb';
 import type { BulkWriteResult } from 'mongodb';
 import { ServiceUnavailableError } from '../../../src/errors/ServiceUnavailableError';
-import { isUnavailable, translateDriverError } from '../../../src/store/translateDriverError';
+import { isUnavailable, translateDriverError, unavailableCauseOf } from '../../../src/store/translateDriverError';
 
 const EMPTY_RESULT = {} as BulkWriteResult;
 
@@ -35,5 +43,46 @@ describe('translateDriverError', () => {
     expect(translateDriverError(badValue)).toBe(badValue);
     const unknownCode = bulkFailure('something else', 'EWHATEVER');
     expect(translateDriverError(unknownCode)).toBe(unknownCode);
+  });
+});
+
+/** The driver's pool error when no connection came free in time (its class is not exported). */
+function waitQueueTimeout(): Error {
+  const error = new Error('Timed out while checking out a connection from connection pool');
+  Object.defineProperty(error, 'name', { value: 'MongoWaitQueueTimeoutError' });
+  return error;
+}
+
+describe('unavailableCauseOf', () => {
+  it.each([
+    ['a socket timeout', new MongoNetworkTimeoutError('connection 2 to 127.0.0.1:27017 timed out'), 'timeout'],
+    ['MaxTimeMSExpired', new MongoServerError({ message: 'operation exceeded time limit', code: 50 }), 'timeout'],
+    ['no free connection in time', waitQueueTimeout(), 'connection_wait'],
+    [
+      'no free connection, inside a bulk write',
+      new MongoBulkWriteError(waitQueueTimeout() as never, EMPTY_RESULT),
+      'connection_wait',
+    ],
+    ['a refused connection', new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017'), 'refused'],
+    ['no server to select', new MongoServerSelectionError('Server selection timed out', {} as never), 'refused'],
+    ['a closed client', new MongoTopologyClosedError(), 'closed'],
+    ['a primary stepping down', new MongoServerError({ message: 'not primary', code: 10107 }), 'no_primary'],
+    [
+      'a socket timeout, by message inside a bulk write',
+      bulkFailure('connection 2 to 127.0.0.1:1 timed out', undefined),
+      'timeout',
+    ],
+    ['a reset, by code inside a bulk write', bulkFailure('read ECONNRESET', 'ECONNRESET'), 'refused'],
+  ])('names %s %s', (_what, error, cause) => {
+    expect(isUnavailable(error)).toBe(true);
+    expect(unavailableCauseOf(error)).toBe(cause);
+    expect((translateDriverError(error) as ServiceUnavailableError).why).toBe(cause);
+  });
+
+  it('names an unmet write concern write_concern', () => {
+    const error = new MongoWriteConcernError({
+      writeConcernError: { code: 64, errmsg: 'waiting for replication timed out' },
+    } as never);
+    expect((translateDriverError(error) as ServiceUnavailableError).why).toBe('write_concern');
   });
 });

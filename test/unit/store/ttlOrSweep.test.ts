@@ -1,5 +1,5 @@
 import { createLogger } from '../../../src/logging/createLogger';
-import { startSweeper } from '../../../src/store/ttlOrSweep';
+import { startSweeper, sweepPlanFor } from '../../../src/store/ttlOrSweep';
 
 const logger = createLogger({ level: 'silent', nodeEnv: 'test' });
 const NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -64,5 +64,32 @@ describe('startSweeper', () => {
     startSweeper(sweep, () => NOW, logger).stop();
     await jest.advanceTimersByTimeAsync(10 * 60_000);
     expect(runs).toEqual([]);
+  });
+
+  it('tells a sweep in progress to stop at its next step once stopped', async () => {
+    const contexts: Array<{ stopped(): boolean }> = [];
+    const sweep = {
+      what: 'test documents',
+      intervalMs: 60_000,
+      sweep: (_now: number, context: { stopped(): boolean }) => {
+        contexts.push(context);
+        return new Promise<number>(() => undefined);
+      },
+    };
+    const sweeper = startSweeper(sweep, () => NOW, logger);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(contexts[0]?.stopped()).toBe(false);
+    sweeper.stop();
+    expect(contexts[0]?.stopped()).toBe(true);
+  });
+});
+
+describe('sweepPlanFor', () => {
+  it.each([
+    ['shardKeyRanges', { scan: 'range', deletes: 'idList' }],
+    ['idList', { scan: 'head', deletes: 'idList' }],
+    ['exactIds', { scan: 'head', deletes: 'exactIds' }],
+  ] as const)('reads %s: %j', (reads, plan) => {
+    expect(sweepPlanFor(reads)).toEqual(plan);
   });
 });

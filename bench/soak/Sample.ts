@@ -1,0 +1,35 @@
+/** One sampling interval of a soak or ramp, as the report shows it (the JSON results hold these too). */
+import type { LatencyFigures } from './Window';
+
+export interface Sample {
+  readonly phase: 'ramp' | 'soak';
+  /** Minutes since the phase began, at the end of the interval. */
+  readonly minute: number;
+  /** The recordHit rate asked for, per second. */
+  readonly rate: number;
+  /** recordHit requests answered without error, per second. */
+  readonly achieved: number;
+  readonly hits: LatencyFigures;
+  readonly dashboards: LatencyFigures;
+  /** Client-side errors by code (GraphQL code, HTTP status, NO_ANSWER, CLIENT_BACKLOG, LIVE_ENDED). */
+  readonly errors: Readonly<Record<string, number>>;
+  readonly liveMessages: number;
+  readonly heapAfterGcMb: number;
+  readonly rssMb: number;
+  readonly eventLoopP99Ms: number;
+  readonly eventLoopMaxMs: number;
+  readonly documentCacheMb: number;
+  /** Server-side, during the interval: SERVICE_UNAVAILABLE answers by cause, background steps over 1 s, flushes. */
+  readonly unavailable: Readonly<Record<string, number>>;
+  readonly backgroundStalls: number;
+  readonly flushes: number;
+}
+
+/** One step of the ramp and whether the rate held (zero errors, p99 ≤ 1 s, ≥ 97 % of the rate answered). */
+export interface RampStep {
+  readonly rate: number;
+  readonly achieved: number;
+  readonly errors: number;
+  readonly p99: number;
+  readonly holds: boolean;
+}
