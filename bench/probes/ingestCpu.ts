@@ -6,8 +6,13 @@
  * ratio; no thresholds. `--baseline DIR` also sends the recordHits batches to the build of another checkout
  * (DIR/dist/src/main.js, its own database on the same engine), round by round beside this one.
  * `--node-arg --cpu-prof --node-arg --cpu-prof-dir=DIR` profiles the server.
+ * Visitors and dimensions (issues 19, 20): `--inputs` adds both forms again with a visitor id, a referrer, a
+ * User-Agent and a client address per hit (bench/shared/hitInputs: what a beacon or a log line carries), and
+ * `--dimensions-off` sends the plain batches to a second server with DIMENSIONS_ENABLED=false as well (its own
+ * database on the same engine), so one run shows: no dimensions, dimensions from markers alone, visitors and
+ * derived dimensions.
  *   npm run build && node dist/bench/probes/ingestCpu.js [--rounds 7] [--batches 10] [--pages 20] [--env K=V]
- *     [--node-arg A] [--only NAME] [--baseline DIR]
+ *     [--node-arg A] [--only NAME] [--baseline DIR] [--inputs] [--dimensions-off]
  */
 import path from 'node:path';
 import { GraphqlClient } from '../shared/GraphqlClient';
@@ -16,6 +21,7 @@ import { snapshotServer, serverDelta } from '../shared/serverMetrics';
 import { median } from '../shared/stats';
 import { startServer } from '../shared/serverProcess';
 import { openTarget } from '../shared/target';
+import { hitInputs, inputColumns } from '../shared/hitInputs';
 import { hitColumns, OrderedTraffic } from '../shared/traffic';
 
 const DAY_MS = 86_400_000;
@@ -34,7 +40,10 @@ const options = parseOptions(process.argv.slice(2), {
   'node-arg': { kind: 'strings', value: 'ARG', dashValue: true },
   only: { kind: 'strings', value: 'NAME' },
   baseline: { kind: 'string', value: 'DIR', needs: 'the directory of another built checkout' },
+  inputs: { kind: 'flag' },
+  'dimensions-off': { kind: 'flag' },
 });
+const INPUT_SEED = 2003;
 
 function extraEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -70,6 +79,18 @@ async function main(): Promise<void> {
   const sendColumns = async (client: GraphqlClient, from: number): Promise<void> => {
     await client.mustRequest(RECORD_HIT_COLUMNS, { columns: hitColumns(traffic, from, from + BATCH) });
   };
+  const sendHitsWithInputs = async (client: GraphqlClient, from: number): Promise<void> => {
+    const hits = [];
+    for (let h = from; h < from + BATCH; h++) {
+      const hit = traffic.hit(h);
+      hits.push({ site: hit.site, page: hit.page, at: new Date(hit.at).toISOString(), ...hitInputs(INPUT_SEED, h) });
+    }
+    await client.mustRequest(RECORD_HITS, { hits });
+  };
+  const sendColumnsWithInputs = async (client: GraphqlClient, from: number): Promise<void> => {
+    const columns = { ...hitColumns(traffic, from, from + BATCH), ...inputColumns(INPUT_SEED, from, from + BATCH) };
+    await client.mustRequest(RECORD_HIT_COLUMNS, { columns });
+  };
   const stops: Array<() => Promise<void>> = [];
   const variants: Variant[] = [];
   try {
@@ -86,6 +107,25 @@ async function main(): Promise<void> {
     });
     variants.push({ name: 'recordHits', client, send: sendHits });
     variants.push({ name: 'recordHitColumns', client, send: sendColumns });
+    if (options.inputs) {
+      variants.push({ name: 'recordHits +visitors +inputs', client, send: sendHitsWithInputs });
+      variants.push({ name: 'recordHitColumns +visitors +inputs', client, send: sendColumnsWithInputs });
+    }
+    if (options['dimensions-off']) {
+      const off = await startServer('child', {
+        uri: target.uri,
+        dbName: 'ingest_cpu_dimensions_off',
+        env: { ...extraEnv(), DIMENSIONS_ENABLED: 'false' },
+        nodeArgs: options['node-arg'],
+      });
+      const offClient = new GraphqlClient(off.url, 4);
+      stops.push(async () => {
+        offClient.close();
+        await off.stop();
+      });
+      variants.push({ name: 'recordHits [DIMENSIONS_ENABLED=false]', client: offClient, send: sendHits });
+      variants.push({ name: 'recordHitColumns [DIMENSIONS_ENABLED=false]', client: offClient, send: sendColumns });
+    }
     if (baselineDir !== undefined) {
       // Its own database: each server is the only writer of its documents.
       const baseline = await startServer('child', {

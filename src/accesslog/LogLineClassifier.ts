@@ -2,13 +2,21 @@
  * One access-log line → a hit, or the one named reason it is not one: unparseable (does not match the
  * format), filtered (a status, method, static asset or bot the user asked to skip), or invalid (a page or
  * site tally would refuse). Checks run cheapest first; the bot test, a large regex, is cached per user agent.
+ * A hit carries the line's referrer, User-Agent, client address and UTM values for its dimensions, and a
+ * visitor id from address and User-Agent (lineVisitor), each only as far as the server would accept it: a
+ * malformed address is left out, an over-long referrer or User-Agent cut, so one odd line never fails a batch.
  */
 import { isbot } from 'isbot';
-import type { Hit } from '../domain/Hit';
+import { MAX_REFERRER_LENGTH, MAX_USER_AGENT_LENGTH } from '../domain/dimensions/dimensionInputLimits';
+import { parseClientIp } from '../domain/dimensions/parseClientIp';
+import { utmFrom } from '../domain/dimensions/utmFrom';
+import type { UtmDimensions } from '../domain/dimensions/utmFrom';
 import { InputRejectedError } from '../domain/InputRejectedError';
 import { parseHit } from '../domain/parseHit';
 import type { CompiledLogFormat, LogFields } from './compileLogFormat';
-import { requestPage, splitRequestLine, utf8FromLatin1 } from './requestPage';
+import { lineVisitor } from './lineVisitor';
+import type { LogHit } from './LogHit';
+import { requestPage, splitRequestLine, unescapeLogged, utf8FromLatin1 } from './requestPage';
 
 export type LogFilter = 'status' | 'method' | 'asset' | 'bot';
 export const LOG_FILTERS: readonly LogFilter[] = ['status', 'method', 'asset', 'bot'];
@@ -22,7 +30,7 @@ export const DEFAULT_ASSET_EXTENSIONS: readonly string[] = [
 ]; // prettier-ignore
 
 export type LineOutcome =
-  | { kind: 'hit'; hit: Hit }
+  | { kind: 'hit'; hit: LogHit }
   | { kind: 'unparseable'; reason: string }
   | { kind: 'filtered'; filter: LogFilter }
   | { kind: 'invalid'; reason: string };
@@ -41,6 +49,10 @@ export interface ClassifierOptions {
   /** The validation clock: lines further in the future than `maxClockSkewMs` are invalid. */
   readonly now: number;
   readonly maxClockSkewMs: number;
+  /** Give each hit a visitor from the line's address and User-Agent (off: --no-visitors). */
+  readonly visitors?: boolean | undefined;
+  /** Give each hit the line's referrer, User-Agent, address and UTM values (off: --no-dimensions). */
+  readonly dimensions?: boolean | undefined;
 }
 
 const BOT_CACHE_LIMIT = 50_000;
@@ -101,15 +113,42 @@ export class LogLineClassifier {
     }
     if (site === undefined) return { kind: 'invalid', reason: 'no site: the line has no host and --site is not set' };
     try {
-      const hit = parseHit(
+      const { at, count } = parseHit(
         { site, page: page.page, at: new Date(fields.at) },
         { now: this.options.now, limits: this.limits },
       );
-      return { kind: 'hit', hit };
+      const hit: LogHit = { site, page: page.page, at, count };
+      if (!this.options.visitors && !this.options.dimensions) return { kind: 'hit', hit };
+      return { kind: 'hit', hit: this.withInputs(hit, fields, target) };
     } catch (error) {
       if (error instanceof InputRejectedError) return { kind: 'invalid', reason: error.message };
       throw error;
     }
+  }
+
+  /** The hit with what its line says about visitor and dimensions (the options say which). */
+  private withInputs(hit: LogHit, fields: LogFields, target: string): LogHit {
+    const userAgent = logged(fields.userAgent, MAX_USER_AGENT_LENGTH);
+    let clientIp: string | undefined;
+    if (fields.clientAddress !== undefined) {
+      try {
+        clientIp = parseClientIp(fields.clientAddress).address;
+      } catch {
+        clientIp = undefined;
+      }
+    }
+    const visitor =
+      this.options.visitors && clientIp !== undefined ? lineVisitor(clientIp, userAgent, hit.at) : undefined;
+    if (!this.options.dimensions) return { ...hit, visitor };
+    return {
+      ...hit,
+      visitor,
+      referrer: logged(fields.referrer, MAX_REFERRER_LENGTH),
+      userAgent,
+      clientIp,
+      // A kept query is part of the page, where the server reads its UTM values itself.
+      utm: this.options.keepQuery ? undefined : utmOf(target, fields.args),
+    };
   }
 
   private isAsset(page: string): boolean {
@@ -150,4 +189,20 @@ export function siteFromHost(host: string | undefined): string | undefined {
 
 function shorten(text: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+/** A logged header value as it was sent: escapes undone, UTF-8 restored, cut to `maxLength`; `-` is none. */
+function logged(text: string | undefined, maxLength: number): string | undefined {
+  if (text === undefined) return undefined;
+  const value = utf8FromLatin1(text.includes('\\') ? unescapeLogged(text) : text);
+  return value === undefined || value === '' ? undefined : value.slice(0, maxLength);
+}
+
+/** The request's UTM values, when its query (in the target, or `$args`) has any. */
+function utmOf(target: string, args: string | undefined): UtmDimensions | undefined {
+  const question = target.indexOf('?');
+  const query = question >= 0 ? target.slice(question + 1) : (args ?? '');
+  if (!query.includes('utm_')) return undefined;
+  const text = utf8FromLatin1(query.includes('\\') ? unescapeLogged(query) : query);
+  return text === undefined ? undefined : utmFrom(`?${text}`);
 }

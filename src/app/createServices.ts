@@ -24,11 +24,11 @@ import type { Stores } from './openStores';
 /** Live subscriptions re-read their series this often: at most one message per second per series. */
 const LIVE_POLL_INTERVAL_MS = 1_000;
 
-/** DIMENSION_VISITORS' default (CONTRACT); the lead wires the setting from config when the write path lands. */
-const DIMENSION_VISITORS: ReadonlySet<Dimension> = new Set(['device', 'browser', 'os']);
-
 export function createServices(config: Config, stores: Stores, clock: () => number, logger: Logger): Services {
   const { database, pipeline } = stores;
+  // The dimensions whose site documents keep per-value visitor sketches (DIMENSION_VISITORS): the only ones a read
+  // may answer per-value visitors for.
+  const dimensionVisitors: ReadonlySet<Dimension> = new Set(config.dimensions.visitors);
   const { counters } = pipeline;
   return {
     version: readVersion(),
@@ -41,7 +41,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       ...config.query,
       secondsRetentionMs: config.seconds.enabled ? config.seconds.retentionHours * HOUR_MS : undefined,
       siteTotals: config.dashboards.siteTotals,
-      dimensionVisitors: DIMENSION_VISITORS,
+      dimensionVisitors,
     },
     clock,
     live: new LiveSeriesHub(counters, { clock, logger, intervalMs: LIVE_POLL_INTERVAL_MS }),
@@ -58,7 +58,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
     breakdown: new BreakdownQuery({
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,
-      dimensionVisitors: DIMENSION_VISITORS,
+      dimensionVisitors,
     }),
   };
 }

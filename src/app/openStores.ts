@@ -8,11 +8,15 @@
  * - A database that answered the probe and then went away (or froze) while preparing is waited for again, over a
  *   new connection: start-up survives the database coming and going (embedded FerretDB restarts included).
  * - Any other error, or `signal` aborted, rejects; a connection this opened is closed first.
+ * - The dimension sources (User-Agent parser, country database) are made once, before the database is awaited: a
+ *   bad COUNTRY_DATABASE fails the start at once, and waiting again for the database does not read it again.
  */
 import type { Config } from '../config/loadConfig';
 import { DEFAULT_RETRY_DELAYS_MS, retryBudgetMs } from '../ingest/createFlushWriter';
 import { openHitPipeline } from '../ingest/openHitPipeline';
 import type { HitPipeline } from '../ingest/openHitPipeline';
+import { loadDimensionSources } from '../ingest/loadDimensionSources';
+import type { DimensionSources } from '../ingest/loadDimensionSources';
 import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
 import { connectDatabase } from '../store/connectDatabase';
@@ -40,6 +44,7 @@ export async function openStores(
   },
 ): Promise<Stores> {
   const { logger, signal } = deps;
+  const dimensionSources = config.dimensions.enabled ? loadSources(config, logger) : undefined;
   for (let attempt = 1; ; attempt++) {
     const database = await connectDatabase({
       uri: deps.uri,
@@ -51,7 +56,7 @@ export async function openStores(
       policy: { targeting: config.documentTargeting },
     });
     try {
-      return await prepare(config, database, deps);
+      return await prepare(config, database, { ...deps, dimensionSources });
     } catch (error) {
       await database.close().catch(() => undefined);
       if (!isUnavailable(error) || signal?.aborted) throw error;
@@ -60,15 +65,31 @@ export async function openStores(
   }
 }
 
+function loadSources(config: Config, logger: Logger): DimensionSources {
+  const sources = loadDimensionSources(config.dimensions.countryDatabase);
+  const database = sources.countries?.description;
+  logger.info(
+    { path: config.dimensions.countryDatabase ?? '(bundled)', type: database?.type, builtAt: database?.builtAt },
+    'country database loaded',
+  );
+  return sources;
+}
+
 async function prepare(
   config: Config,
   database: Database,
-  deps: { readonly logger: Logger; readonly clock: () => number; readonly metrics: Metrics },
+  deps: {
+    readonly logger: Logger;
+    readonly clock: () => number;
+    readonly metrics: Metrics;
+    readonly dimensionSources: DimensionSources | undefined;
+  },
 ): Promise<Stores> {
-  const { logger, clock, metrics } = deps;
+  const { logger, clock, metrics, dimensionSources } = deps;
   const pipeline = await openHitPipeline(database, config, {
     logger,
     clock,
+    dimensionSources,
     sweepIntervalMs: config.sweepIntervalMs,
     observer: flushObserver(metrics),
     retry: {

@@ -90,6 +90,7 @@ export async function startHttp(
       maxImpressionsPerRequest: config.impressions.maxBatchSize,
     },
     ingest: () => services().ingest,
+    trustProxy: config.trustProxy,
     metricsRoute: metricsServer === undefined,
     export: {
       deps: () => {

@@ -53,7 +53,11 @@ Lines:
                         string, e.g. '$host $remote_addr [$time_local] "$request" $status "$http_user_agent"'
   --site NAME           the site every line counts for; without it, the format's $host names it
   --map-host HOST=SITE  count lines of virtual host HOST for SITE (repeatable), e.g. www.example.com=example.com
-  --keep-query          keep query strings in pages (dropped by default)
+  --keep-query          keep query strings in pages (dropped by default; UTM values are counted either way)
+  --no-visitors         send no visitors (by default each line's visitor is a hash of its client address,
+                        User-Agent and UTC day, which the server keys again and never stores)
+  --no-dimensions       send no referrer, User-Agent, client address or UTM values (the server then counts
+                        every hit as direct, unknown browser, unknown country)
   --no-status-filter    also count statuses outside 200-399
   --no-method-filter    also count methods other than GET
   --no-asset-filter     also count static assets (by extension)
@@ -113,6 +117,8 @@ export async function runImportCommand(args: string[], io: CommandIo = processIo
     site: options.site,
     hostSites: options.hostSites,
     keepQuery: options.keepQuery,
+    visitors: options.visitors,
+    dimensions: options.dimensions,
     filters: options.filters,
     assetExtensions: options.assetExtensions,
     now: clock(),

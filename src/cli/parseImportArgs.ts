@@ -31,6 +31,10 @@ export interface ImportOptions {
     | { kind: 'mongodb'; uri: string; db: string | undefined }
     | { kind: 'dry-run' };
   readonly keepQuery: boolean;
+  /** Send each line's visitor (from address and User-Agent); off: --no-visitors. */
+  readonly visitors: boolean;
+  /** Send each line's referrer, User-Agent, address and UTM values for its dimensions; off: --no-dimensions. */
+  readonly dimensions: boolean;
   readonly filters: ReadonlySet<LogFilter>;
   readonly assetExtensions: ReadonlySet<string>;
   readonly batchLines: number;
@@ -51,6 +55,8 @@ const FLAGS = {
   db: { type: 'string' },
   'dry-run': { type: 'boolean' },
   'keep-query': { type: 'boolean' },
+  'no-visitors': { type: 'boolean' },
+  'no-dimensions': { type: 'boolean' },
   'no-status-filter': { type: 'boolean' },
   'no-method-filter': { type: 'boolean' },
   'no-asset-filter': { type: 'boolean' },
@@ -158,6 +164,8 @@ export function parseImportArgs(
       hostSites,
       target,
       keepQuery: values['keep-query'] === true,
+      visitors: values['no-visitors'] !== true,
+      dimensions: values['no-dimensions'] !== true,
       filters,
       assetExtensions,
       batchLines: integer(values['batch-lines'], '--batch-lines', DEFAULT_BATCH_LINES, 1, 100_000),

@@ -8,10 +8,21 @@ import { NO_KEYS } from '../auth/Keys';
 import type { Keys } from '../auth/Keys';
 import { parseKeys } from '../auth/parseKeys';
 import { ConfigError } from '../errors/ConfigError';
+import { DIMENSIONS, isDimension } from '../domain/dimensions/Dimension';
+import type { Dimension } from '../domain/dimensions/Dimension';
+import { SALT_ROTATIONS } from '../ingest/saltPeriod';
+import type { SaltRotation } from '../ingest/saltPeriod';
 import type { LogLevel, NodeEnv } from '../logging/createLogger';
+import {
+  dimensionDocumentBytes,
+  largestDimensionMaxValues,
+  MAX_DIMENSION_FIELD_BYTES,
+} from '../store/dimensionDocumentBytes';
 import type { EmbeddedEngine } from '../store/embedded/EmbeddedDatabase';
+import { parseTrustProxy } from './parseTrustProxy';
+import type { TrustProxy } from './parseTrustProxy';
 
-export type { EmbeddedEngine, LogLevel, NodeEnv };
+export type { EmbeddedEngine, LogLevel, NodeEnv, SaltRotation, TrustProxy };
 
 /** How counter documents are addressed: `auto` keeps the engine's write policy (src/store/WritePolicy.ts). */
 export type DocumentTargeting = 'auto' | 'shardKey' | 'idOnly';
@@ -51,6 +62,28 @@ export interface Config {
   readonly sweepIntervalMs: number;
   /** Heap the cache of parsed GraphQL documents may hold, in bytes; 0: no cache (GRAPHQL_DOCUMENT_CACHE_MB). */
   readonly documentCacheBytes: number;
+  readonly visitors: VisitorsConfig;
+  readonly dimensions: DimensionsConfig;
+  /** TRUST_PROXY: whether request.ip comes from X-Forwarded-For (Fastify's trustProxy). */
+  readonly trustProxy: TrustProxy;
+}
+
+/** Visitors (issue 19). */
+export interface VisitorsConfig {
+  /** VISITOR_SALT_ROTATION: how long a beacon visitor stays one visitor (the salt's period). */
+  readonly saltRotation: SaltRotation;
+}
+
+/** Dimensions (issue 20). */
+export interface DimensionsConfig {
+  /** Count every hit under one value of every dimension. */
+  readonly enabled: boolean;
+  /** Distinct keys per dimension a document admits (per writing process); further values count as `(other)`. */
+  readonly maxValues: number;
+  /** Dimensions whose values keep visitor sketches in site-total documents. */
+  readonly visitors: readonly Dimension[];
+  /** A `.mmdb` country database; undefined: the bundled one. */
+  readonly countryDatabase: string | undefined;
 }
 
 /** API keys (README "Security"). */
@@ -236,7 +269,59 @@ function readConfig(env: Env): Config {
     },
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 300_000, 1_000, 86_400_000),
     documentCacheBytes: integer(env, 'GRAPHQL_DOCUMENT_CACHE_MB', 16, 0, 4_096) * 1024 * 1024,
+    visitors: { saltRotation: oneOf(env, 'VISITOR_SALT_ROTATION', SALT_ROTATIONS, 'day') },
+    dimensions: dimensions(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** Default DIMENSION_VISITORS: the dimensions with few values, where per-value visitors cost least. */
+const DEFAULT_DIMENSION_VISITORS: readonly Dimension[] = ['device', 'browser', 'os'];
+const MAX_DIMENSION_VALUES_CEILING = 100_000;
+
+function dimensions(env: Env): DimensionsConfig {
+  const visitors = dimensionList(env, 'DIMENSION_VISITORS', DEFAULT_DIMENSION_VISITORS);
+  const ceiling = largestDimensionMaxValues(visitors, MAX_DIMENSION_VALUES_CEILING);
+  const maxValues = integer(env, 'DIMENSION_MAX_VALUES', Math.min(1000, ceiling), 1, ceiling);
+  // The ceiling keeps the worst case within bounds; say so when a list of dimensions is what lowered it.
+  if (dimensionDocumentBytes(maxValues, visitors) > MAX_DIMENSION_FIELD_BYTES) {
+    throw new ConfigError(
+      'DIMENSION_MAX_VALUES',
+      `at most ${ceiling} with these DIMENSION_VISITORS`,
+      String(maxValues),
+    );
+  }
+  return {
+    enabled: boolean(env, 'DIMENSIONS_ENABLED', true),
+    maxValues,
+    visitors,
+    countryDatabase: readableFile(env, 'COUNTRY_DATABASE'),
+  };
+}
+
+/** A comma list of dimension names (as DIMENSIONS spells them), or `none`. */
+function dimensionList(env: Env, name: string, fallback: readonly Dimension[]): readonly Dimension[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'none') return [];
+  const list = raw.split(',').map((entry) => entry.trim());
+  if (!list.every(isDimension)) {
+    throw new ConfigError(name, `none or a comma list of ${DIMENSIONS.join(', ')}`, raw);
+  }
+  return [...new Set(list)];
+}
+
+function readableFile(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    fs.accessSync(raw, fs.constants.R_OK);
+    if (!fs.statSync(raw).isFile()) throw new ConfigError(name, 'a readable file', raw);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(name, 'a readable file', `${raw} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return raw;
 }
 
 /** The keys file (TALLY_KEYS_FILE) or the same JSON inline (TALLY_KEYS_JSON); read once at start-up. */

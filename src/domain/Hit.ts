@@ -1,10 +1,18 @@
 /** One validated hit: everything downstream of parseHit trusts these fields. */
+import type { DimensionValues } from './dimensions/Dimension';
+import type { ExplicitDimensions } from './dimensions/deriveDimensions';
+import type { Hash64 } from './visitors/Hash64';
+
 export interface Hit {
   readonly site: string;
   readonly page: string;
   /** Epoch milliseconds, UTC. */
   readonly at: number;
   readonly count: number;
+  /** The visitor's keyed hash (visitorHash, beaconVisitorHash), never the id itself; absent: no visitor known. */
+  readonly visitor?: Hash64 | undefined;
+  /** Every dimension's value, already derived; absent: dimensions are not counted (DIMENSIONS_ENABLED=false). */
+  readonly dimensions?: DimensionValues | undefined;
 }
 
 /** A hit as a client sends it, before validation. */
@@ -13,6 +21,14 @@ export interface HitInputFields {
   readonly page: string;
   readonly at?: Date | null | undefined;
   readonly count?: number | null | undefined;
+  /** An opaque visitor id (parseVisitor); only its keyed hash is kept. */
+  readonly visitor?: string | null | undefined;
+  /** What the hit's source saw, for its dimensions (deriveDimensions); never stored. */
+  readonly referrer?: string | null | undefined;
+  readonly userAgent?: string | null | undefined;
+  readonly clientIp?: string | null | undefined;
+  /** Values the client sets itself; they win over derived ones. */
+  readonly dimensions?: ExplicitDimensions | null | undefined;
 }
 
 export interface HitLimits {

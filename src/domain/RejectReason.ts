@@ -36,4 +36,8 @@ export enum RejectReason {
   /** Dimensions: an explicit country that is not an ISO 3166-1 alpha-2 code, a device outside the classes. */
   COUNTRY_NOT_ISO_CODE = 'COUNTRY_NOT_ISO_CODE',
   DEVICE_NOT_KNOWN = 'DEVICE_NOT_KNOWN',
+  /** Visitors (issue 19): a visitor id that is empty, longer than 255 characters or holds control characters. */
+  VISITOR_EMPTY = 'VISITOR_EMPTY',
+  VISITOR_TOO_LONG = 'VISITOR_TOO_LONG',
+  VISITOR_HAS_CONTROL = 'VISITOR_HAS_CONTROL',
 }

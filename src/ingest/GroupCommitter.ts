@@ -51,9 +51,12 @@ interface Part {
   batch: CounterBatch;
   readonly waiters: Waiter[];
   readonly keyed: KeyedSubmission[];
-  /** Documents the keyed submissions may touch (three per hit at most): they count toward the flush's size. */
+  /** Documents the keyed submissions may touch (DOCUMENTS_PER_HIT each): they count toward the flush's size. */
   keyedDocuments: number;
 }
+
+/** The most documents one hit touches: a page's and its site's daily, monthly and minute documents. */
+const DOCUMENTS_PER_HIT = 6;
 
 /** Watches flushes (the metrics): what each one carries when it starts, and how long it took. */
 export interface FlushObserver {
@@ -118,7 +121,7 @@ export class GroupCommitter {
   }
 
   private submitKeyed(submission: KeyedSubmission, urgent: boolean): Promise<SubmitOutcome> {
-    const documents = submission.hits.length * 3;
+    const documents = submission.hits.length * DOCUMENTS_PER_HIT;
     if (this.open.waiters.length > 0 && this.size(this.open) + documents > this.options.maxPendingDocuments) {
       this.sealed.push(this.open);
       this.open = this.newPart();

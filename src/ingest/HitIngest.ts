@@ -1,12 +1,17 @@
-/** The ingest use-cases: validate at the boundary, note activity for preallocation, then group-commit. */
+/**
+ * The ingest use-cases: validate at the boundary (hits, then their visitors and dimensions: HitEnricher), note
+ * activity for preallocation, then group-commit.
+ */
 import type { Hit, HitInputFields, HitLimits } from '../domain/Hit';
-import type { GroupCommitter } from './GroupCommitter';
-import type { HitColumns } from '../domain/HitColumns';
-import { columnsFingerprint, fingerprint, parseIdempotencyKey } from './IdempotencyKey';
-import type { KeyedRequests } from './KeyedRequests';
 import { parseHit, parseHitBatch } from '../domain/parseHit';
 import { parseHitColumns } from '../domain/parseHitColumns';
+import type { GroupCommitter } from './GroupCommitter';
+import type { HitColumnsRequest } from './HitColumnsRequest';
+import type { BeaconContext, HitEnricher } from './HitEnricher';
+import { columnsFingerprint, fingerprint, parseIdempotencyKey } from './IdempotencyKey';
+import type { KeyedRequests } from './KeyedRequests';
 import type { PreallocationPlanner } from './PreallocationPlanner';
+import type { VisitorSalts } from './VisitorSalts';
 
 export interface HitIngestDeps {
   readonly committer: GroupCommitter;
@@ -14,6 +19,10 @@ export interface HitIngestDeps {
   readonly clock: () => number;
   /** Exactly-once execution of requests with an idempotency key (issue 9). */
   readonly keyed: KeyedRequests;
+  /** Visitors and dimensions of each hit; its secret also keys the fingerprints of requests carrying them. */
+  readonly enricher: HitEnricher;
+  /** The beacon's salts per period. */
+  readonly salts: Pick<VisitorSalts, 'saltFor'>;
   /** Absent when preallocation is switched off. */
   readonly planner?: PreallocationPlanner | undefined;
   /** The next hour's second-level minutes; absent when switched off. */
@@ -35,33 +44,60 @@ export interface RecordHitsResult {
   readonly total: number;
 }
 
+/** A browser's page view as the beacon route saw it (BeaconContext) and the page it counts for. */
+export interface BeaconHit extends BeaconContext {
+  readonly site: string;
+  /** The page counted: pageUrl without its query, unless the site key keeps queries. */
+  readonly page: string;
+}
+
+const plainField = (name: string): string => name;
+
 export class HitIngest {
   constructor(private readonly deps: HitIngestDeps) {}
 
   async recordHit(input: HitInputFields, options: IngestOptions = {}): Promise<Hit> {
     const stamp = (now: number) => {
-      const hit = parseHit(input, { now, limits: this.deps.limits });
+      const hit = this.deps.enricher.enrich(parseHit(input, { now, limits: this.deps.limits }), input, plainField);
       return { hits: [hit], result: hit };
     };
-    return this.run(stamp, () => fingerprint('recordHit', [input]), options, false);
+    return this.run(stamp, () => fingerprint('recordHit', [input], this.deps.enricher.secret), options, false);
   }
 
   /** All or nothing: one invalid hit rejects the batch before anything is written. */
   async recordHits(inputs: readonly HitInputFields[], options: IngestOptions = {}): Promise<RecordHitsResult> {
     const stamp = (now: number) => {
       const hits = parseHitBatch(inputs, { now, limits: this.deps.limits });
+      for (let i = 0; i < hits.length; i++) {
+        hits[i] = this.deps.enricher.enrich(hits[i] as Hit, inputs[i] as HitInputFields, (n) => `hits[${i}].${n}`);
+      }
       return { hits, result: batchResult(hits) };
     };
-    return this.run(stamp, () => fingerprint('recordHits', inputs), options, true);
+    return this.run(stamp, () => fingerprint('recordHits', inputs, this.deps.enricher.secret), options, true);
   }
 
-  /** recordHits for a columnar batch (HitColumns): the same rules and result, a fraction of the parsing work. */
-  async recordHitColumns(columns: HitColumns, options: IngestOptions = {}): Promise<RecordHitsResult> {
+  /** recordHits for a columnar batch (HitColumnsRequest): the same rules and result, a fraction of the parsing work. */
+  async recordHitColumns(columns: HitColumnsRequest, options: IngestOptions = {}): Promise<RecordHitsResult> {
     const stamp = (now: number) => {
       const hits = parseHitColumns(columns, { now, limits: this.deps.limits, path: 'columns' });
+      this.deps.enricher.enrichColumns(hits, columns, 'columns.');
       return { hits, result: batchResult(hits) };
     };
-    return this.run(stamp, () => columnsFingerprint(columns), options, true);
+    return this.run(stamp, () => columnsFingerprint(columns, this.deps.enricher.secret), options, true);
+  }
+
+  /**
+   * A browser's page view (POST /api/hit): counted now, with a cookieless visitor under the current period's
+   * salt and the dimensions of what the request carried. Never keyed: a beacon is not retried.
+   */
+  async recordBeacon(beacon: BeaconHit): Promise<Hit> {
+    const salt = await this.deps.salts.saltFor(this.deps.clock());
+    const stamp = (now: number) => {
+      const parsed = parseHit({ site: beacon.site, page: beacon.page }, { now, limits: this.deps.limits });
+      const hit = this.deps.enricher.beaconHit(parsed, beacon, salt);
+      return { hits: [hit], result: hit };
+    };
+    return this.run(stamp, () => '', {}, false);
   }
 
   private async run<T>(

@@ -3,7 +3,9 @@
  * reads instead of importing the whole configuration, so the arrow points from config to ingest. How to write to
  * the server (targeting, single writer, TTL or sweep) is not here: it is the Database's WritePolicy.
  */
+import type { Dimension } from '../domain/dimensions/Dimension';
 import type { HitLimits } from '../domain/Hit';
+import type { SaltRotation } from './saltPeriod';
 
 export interface HitPipelineSettings {
   readonly ingest: HitLimits & {
@@ -22,5 +24,18 @@ export interface HitPipelineSettings {
     readonly preallocate: boolean;
   };
   readonly dashboards: { readonly siteTotals: boolean };
+  /** Visitors (issue 19): how often the beacon's salt rotates (VISITOR_SALT_ROTATION). */
+  readonly visitors: { readonly saltRotation: SaltRotation };
+  /** Dimensions (issue 20). */
+  readonly dimensions: {
+    /** DIMENSIONS_ENABLED: count every hit under one value of every dimension. */
+    readonly enabled: boolean;
+    /** DIMENSION_MAX_VALUES: distinct keys per dimension a document admits (per writing process). */
+    readonly maxValues: number;
+    /** DIMENSION_VISITORS: dimensions whose values keep visitor sketches in site-total documents. */
+    readonly visitors: readonly Dimension[];
+    /** COUNTRY_DATABASE: a `.mmdb` file; undefined: the bundled database. */
+    readonly countryDatabase: string | undefined;
+  };
   readonly idempotency: { readonly windowHours: number; readonly leaseMs: number; readonly waitMs: number };
 }

@@ -3,12 +3,15 @@
  * validation, the ledger id (a hash of scope and key, so any key fits an index entry), and the payload
  * fingerprint that tells a retry from a different request reusing the key.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { describe } from '../errors/describe';
 import type { HitInputFields } from '../domain/Hit';
-import type { HitColumns } from '../domain/HitColumns';
 import { CONTROL_CHARACTERS } from '../domain/controlCharacters';
+import { DIMENSIONS } from '../domain/dimensions/Dimension';
+import type { ExplicitDimensions } from '../domain/dimensions/deriveDimensions';
+import { COLUMN_DICTIONARIES } from './HitColumnsRequest';
+import type { HitColumnsRequest } from './HitColumnsRequest';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -39,21 +42,64 @@ export function parseIdempotencyKey(raw: string, scope = '', field = 'idempotenc
 
 /**
  * The request as the client sent it, before `at` defaults to the arrival time: a retry sent without `at` has the
- * same fingerprint and is stamped with the original arrival time kept in the ledger.
+ * same fingerprint and is stamped with the original arrival time kept in the ledger. A hit's visitor and dimension
+ * inputs extend its entry only when it has any, so a request without them keeps the fingerprint it always had; a
+ * request with them is fingerprinted with HMAC under `secret` (the database's visitor secret), so the ledger holds
+ * nothing from which a visitor id, an IP address or a User-Agent could be guessed back.
  */
-export function fingerprint(kind: 'recordHit' | 'recordHits', inputs: readonly HitInputFields[]): string {
-  const canonical = inputs.map((h) => [h.site, h.page, h.at == null ? null : h.at.getTime(), h.count ?? 1]);
-  return createHash('sha256')
-    .update(JSON.stringify([kind, canonical]))
-    .digest('base64url');
+export function fingerprint(
+  kind: 'recordHit' | 'recordHits',
+  inputs: readonly HitInputFields[],
+  secret?: Uint8Array,
+): string {
+  let personal = false;
+  const canonical = inputs.map((h) => {
+    const base = [h.site, h.page, h.at == null ? null : h.at.getTime(), h.count ?? 1];
+    if (h.visitor == null && h.referrer == null && h.userAgent == null && h.clientIp == null && h.dimensions == null) {
+      return base;
+    }
+    personal = true;
+    const inputsOf = [h.visitor ?? null, h.referrer ?? null, h.userAgent ?? null, h.clientIp ?? null];
+    return [...base, ...inputsOf, explicitCanonical(h.dimensions)];
+  });
+  return digest(JSON.stringify([kind, canonical]), personal ? secret : undefined);
 }
 
 /** A columnar batch's fingerprint: the columns as sent (a retry must send the same columns). */
-export function columnsFingerprint(columns: HitColumns): string {
+export function columnsFingerprint(columns: HitColumnsRequest, secret?: Uint8Array): string {
   const { sites, pages, siteIndex, pageIndex, atMs, count } = columns;
-  return createHash('sha256')
-    .update(
-      JSON.stringify(['recordHitColumns', sites, pages, siteIndex ?? null, pageIndex, atMs ?? null, count ?? null]),
-    )
-    .digest('base64url');
+  const canonical: unknown[] = [
+    'recordHitColumns',
+    sites,
+    pages,
+    siteIndex ?? null,
+    pageIndex,
+    atMs ?? null,
+    count ?? null,
+  ];
+  const personal = COLUMN_DICTIONARIES.some(
+    ([dictionary, index]) => columns[dictionary] != null || columns[index] != null,
+  );
+  if (personal) {
+    for (const [dictionary, index] of COLUMN_DICTIONARIES) {
+      const values = columns[dictionary];
+      canonical.push(
+        dictionary === 'dimensions'
+          ? ((values as readonly ExplicitDimensions[] | null | undefined)?.map(explicitCanonical) ?? null)
+          : (values ?? null),
+        columns[index] ?? null,
+      );
+    }
+  }
+  return digest(JSON.stringify(canonical), personal ? secret : undefined);
+}
+
+/** Explicit dimension values in DIMENSIONS order (null where unset), or null when none is set. */
+function explicitCanonical(values: ExplicitDimensions | null | undefined): Array<string | null> | null {
+  if (values == null) return null;
+  return DIMENSIONS.map((dimension) => values[dimension] ?? null);
+}
+
+function digest(text: string, secret: Uint8Array | undefined): string {
+  return (secret === undefined ? createHash('sha256') : createHmac('sha256', secret)).update(text).digest('base64url');
 }

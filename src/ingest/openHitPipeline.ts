@@ -13,28 +13,39 @@
  *   import does not.
  * - The Database belongs to the caller: close() writes what is pending and leaves the database open.
  *   Indexes exist before open resolves; a database lost meanwhile rejects it (the caller decides to wait again).
+ * - Visitors: the database's visitor secret exists before open resolves (created by the first process to open a
+ *   pipeline on it), and the salts of periods that are over are deleted at open and then by a sweep job.
+ * - Dimensions: one DimensionCounting per pipeline (the per-process admission of keys into documents), one
+ *   UserAgentParser and country database per process (the caller's, or loaded here from the settings).
  */
 import type { Logger } from '../logging/createLogger';
 import { CounterBatch } from '../store/CounterBatch';
 import type { Database } from '../store/connectDatabase';
 import { CounterStore } from '../store/CounterStore';
+import { DimensionCounting } from '../store/DimensionCounting';
 import { RequestLedger } from '../store/requestLedger';
 import type { Sweep } from '../store/ttlOrSweep';
+import { ensureVisitorSecret } from '../store/visitorSecret';
+import { VisitorSaltStore } from '../store/VisitorSaltStore';
 import { HOUR_MS } from '../time/buckets';
 import { createFlushWriter } from './createFlushWriter';
 import type { FlushRetry } from './createFlushWriter';
 import { GroupCommitter } from './GroupCommitter';
 import type { FlushObserver } from './GroupCommitter';
+import { HitEnricher } from './HitEnricher';
 import { HitIngest } from './HitIngest';
 import type { HitPipelineSettings } from './HitPipelineSettings';
+import { loadDimensionSources } from './loadDimensionSources';
+import type { DimensionSources } from './loadDimensionSources';
 import { KeyedRequests } from './KeyedRequests';
 import { HOURLY_SCHEDULE, PreallocationPlanner } from './PreallocationPlanner';
 import type { PageRef } from './PreallocationPlanner';
 import type { Preallocation } from './startPreallocationTicker';
+import { VisitorSalts } from './VisitorSalts';
 
 /** Pages each preallocation planner tracks at most. */
 const MAX_TRACKED_PAGES = 1_000_000;
-/** Where expiry is a sweep, it runs this often unless told otherwise (SWEEP_INTERVAL_MS). */
+/** Where expiry is a sweep, it runs this often unless told otherwise (SWEEP_INTERVAL_MS); so do salt deletions. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
 /** Documents one preallocation write creates at most: a flush waits behind one such write at most. */
 const PREALLOCATED_DOCUMENTS_PER_WRITE = 240;
@@ -46,6 +57,8 @@ export interface HitPipelineOptions {
   readonly flushIntervalMs?: number | undefined;
   /** How often a retry polls a key in progress (KeyedRequests' default otherwise). */
   readonly pollMs?: number | undefined;
+  /** The process's User-Agent parser and country database; loaded from the settings when absent. */
+  readonly dimensionSources?: DimensionSources | undefined;
   /** How often expiry sweeps run (DEFAULT_SWEEP_INTERVAL_MS otherwise). */
   readonly sweepIntervalMs?: number | undefined;
   /** Watches each flush (the metrics). */
@@ -89,8 +102,11 @@ export async function openHitPipeline(
   });
 
   await counters.ensureIndexes();
-  const sweeps: Sweep[] = [];
   const intervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+  const secret = await ensureVisitorSecret(database, { now: clock(), writeConcern });
+  const salts = new VisitorSalts(new VisitorSaltStore(database, { writeConcern }), settings.visitors.saltRotation);
+  await salts.sweep(clock());
+  const sweeps: Sweep[] = [{ what: 'visitor salts of past periods', intervalMs, sweep: (now) => salts.sweep(now) }];
   if (settings.seconds.enabled && (await counters.ensureSecondsIndexes()) === 'sweep') {
     const sweep: Sweep['sweep'] = (now, context) => counters.sweepSeconds(now, context);
     sweeps.push({ what: 'second-level documents', intervalMs, sweep });
@@ -125,10 +141,21 @@ export async function openHitPipeline(
     });
   }
 
+  const dimensions = settings.dimensions.enabled
+    ? new DimensionCounting({
+        maxValues: settings.dimensions.maxValues,
+        visitorDimensions: settings.dimensions.visitors,
+      })
+    : undefined;
+  const sources = settings.dimensions.enabled
+    ? (options.dimensionSources ?? loadDimensionSources(settings.dimensions.countryDatabase))
+    : undefined;
+  const enricher = new HitEnricher(secret, sources);
   const newBatch = (): CounterBatch =>
     new CounterBatch({
       siteTotals: settings.dashboards.siteTotals,
       seconds: settings.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
+      dimensions,
     });
   const { leaseMs, waitMs } = settings.idempotency;
   const committer = new GroupCommitter(createFlushWriter({ counters, ledger, clock, leaseMs, retry: options.retry }), {
@@ -148,7 +175,16 @@ export async function openHitPipeline(
     waitMs,
     pollMs: options.pollMs,
   });
-  const ingest = new HitIngest({ committer, keyed, clock, limits: settings.ingest, planner, secondsPlanner });
+  const ingest = new HitIngest({
+    committer,
+    keyed,
+    clock,
+    limits: settings.ingest,
+    enricher,
+    salts,
+    planner,
+    secondsPlanner,
+  });
 
   return {
     ingest,

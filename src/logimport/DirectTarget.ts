@@ -1,7 +1,8 @@
 /**
  * Writes batches straight into the database through the hit pipeline a server opens (openHitPipeline: the same
- * stores, idempotency ledger, site totals and seconds), with each batch's idempotency key, so an import re-run here
- * or through a server skips the same batches. For imports where no server runs; the GraphQL target is the default.
+ * stores, idempotency ledger, site totals, seconds, visitor secret and dimensions), as the same columns the GraphQL
+ * target sends (batchColumns) with each batch's idempotency key, so an import re-run here or through a server skips
+ * the same batches. For imports where no server runs; the GraphQL target is the default.
  */
 import { AppError } from '../errors/AppError';
 import type { HitPipelineSettings } from '../ingest/HitPipelineSettings';
@@ -11,6 +12,7 @@ import type { Logger } from '../logging/createLogger';
 import { connectDatabase } from '../store/connectDatabase';
 import type { Database } from '../store/connectDatabase';
 import type { WritePolicyOverrides } from '../store/WritePolicy';
+import { batchColumns } from './batchColumns';
 import type { HitBatch } from './HitBatch';
 import { ImportTargetError } from './ImportTarget';
 import type { ImportTarget } from './ImportTarget';
@@ -74,14 +76,10 @@ export class DirectTarget implements ImportTarget {
   }
 
   async send(batch: HitBatch): Promise<number> {
-    const inputs = batch.hits.map((hit) => ({
-      site: hit.site,
-      page: hit.page,
-      at: new Date(hit.at),
-      count: hit.count,
-    }));
     try {
-      const result = await this.pipeline.ingest.recordHits(inputs, { idempotencyKey: batch.idempotencyKey });
+      const result = await this.pipeline.ingest.recordHitColumns(batchColumns(batch), {
+        idempotencyKey: batch.idempotencyKey,
+      });
       return result.total;
     } catch (error) {
       if (error instanceof AppError) {

@@ -1,13 +1,15 @@
 /**
- * Sends batches as `recordHits(hits, idempotencyKey)` to a running tally, so an import follows the same
- * validation, limits and group commit as live traffic. The API key goes in `Authorization: Bearer`.
+ * Sends batches as `recordHitColumns(columns, idempotencyKey)` to a running tally (batchColumns: each site, page,
+ * visitor, referrer, User-Agent and address once per batch), so an import follows the same validation, limits and
+ * group commit as live traffic. The API key goes in `Authorization: Bearer`.
  */
+import { batchColumns } from './batchColumns';
 import type { HitBatch } from './HitBatch';
 import { ImportTargetError } from './ImportTarget';
 import type { ImportTarget } from './ImportTarget';
 
-const MUTATION = `mutation TallyImport($hits: [HitInput!]!, $idempotencyKey: String) {
-  recordHits(hits: $hits, idempotencyKey: $idempotencyKey) { accepted total }
+const MUTATION = `mutation TallyImport($columns: HitColumnsInput!, $idempotencyKey: String) {
+  recordHitColumns(columns: $columns, idempotencyKey: $idempotencyKey) { accepted total }
 }`;
 
 const REQUEST_TIMEOUT_MS = 120_000;
@@ -17,7 +19,7 @@ const RETRY_CODES = new Set(['SERVICE_UNAVAILABLE', 'IDEMPOTENCY_KEY_IN_PROGRESS
 const ABORT_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
 
 interface GraphqlResponse {
-  data?: { recordHits?: { accepted: number; total: number } | null } | null;
+  data?: { recordHitColumns?: { accepted: number; total: number } | null } | null;
   errors?: Array<{ message?: string; extensions?: { code?: string; reason?: string } }>;
 }
 
@@ -43,15 +45,7 @@ export class GraphqlTarget implements ImportTarget {
     const body = JSON.stringify({
       operationName: 'TallyImport',
       query: MUTATION,
-      variables: {
-        idempotencyKey: batch.idempotencyKey,
-        hits: batch.hits.map((hit) => ({
-          site: hit.site,
-          page: hit.page,
-          at: new Date(hit.at).toISOString(),
-          count: hit.count,
-        })),
-      },
+      variables: { idempotencyKey: batch.idempotencyKey, columns: batchColumns(batch) },
     });
     let response: Response;
     try {
@@ -75,13 +69,13 @@ export class GraphqlTarget implements ImportTarget {
       parsed = undefined;
     }
     const error = parsed?.errors?.[0];
-    if (error === undefined && parsed?.data?.recordHits) return parsed.data.recordHits.total;
+    if (error === undefined && parsed?.data?.recordHitColumns) return parsed.data.recordHitColumns.total;
     const code = error?.extensions?.code;
     const message = `${this.url} answered ${response.status}${code ? ` ${code}` : ''}: ${error?.message ?? 'no GraphQL response'}`;
     if (code === 'GRAPHQL_VALIDATION_FAILED' && /idempotencyKey/.test(error?.message ?? '')) {
       throw new ImportTargetError(
         'abort',
-        `${this.url} does not accept idempotency keys (recordHits(idempotencyKey:)), so an import could not be ` +
+        `${this.url} does not accept idempotency keys (recordHitColumns(idempotencyKey:)), so an import could not be ` +
           `resumed exactly; upgrade that tally server`,
       );
     }

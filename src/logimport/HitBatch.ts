@@ -1,9 +1,10 @@
 /**
- * The hits of one line range of one file, summed per (site, page, instant), and the idempotency key that
- * names the range. The key depends only on the file's content and the range, so re-running an interrupted
- * import sends byte-identical batches under the same keys and the server counts each one once.
+ * The hits of one line range of one file, summed per (site, page, instant, visitor, dimension inputs), and the
+ * idempotency key that names the range. The key depends only on the file's content and the range, so re-running
+ * an interrupted import sends byte-identical batches under the same keys and the server counts each one once.
+ * Hits with different visitors or dimension inputs are never summed: each keeps its own.
  */
-import type { Hit } from '../domain/Hit';
+import type { LogHit } from '../accesslog/LogHit';
 
 export interface HitBatch {
   /** `tally-import:v1:<file id>:<first line>-<last line>`. */
@@ -11,8 +12,8 @@ export interface HitBatch {
   readonly file: string;
   readonly firstLine: number;
   readonly lastLine: number;
-  /** Coalesced: one entry per (site, page, at) with its count. */
-  readonly hits: readonly Hit[];
+  /** Coalesced: one entry per distinct (site, page, at, visitor and dimension inputs) with its count. */
+  readonly hits: readonly LogHit[];
   /** Sum of the counts. */
   readonly total: number;
 }
@@ -23,16 +24,16 @@ export function batchIdempotencyKey(fileId: string, firstLine: number, lastLine:
 
 /** Collects hits of consecutive lines; `take` closes the batch once the key is known. */
 export class HitBatchBuilder {
-  private readonly hits = new Map<string, { site: string; page: string; at: number; count: number }>();
+  private readonly hits = new Map<string, { hit: LogHit; count: number }>();
   private total = 0;
 
   constructor(readonly firstLine: number) {}
 
-  add(hit: Hit): void {
-    const key = `${hit.at}\n${hit.site}\n${hit.page}`;
+  add(hit: LogHit): void {
+    const key = coalescingKey(hit);
     const entry = this.hits.get(key);
     if (entry) entry.count += hit.count;
-    else this.hits.set(key, { site: hit.site, page: hit.page, at: hit.at, count: hit.count });
+    else this.hits.set(key, { hit, count: hit.count });
     this.total += hit.count;
   }
 
@@ -46,8 +47,23 @@ export class HitBatchBuilder {
       file,
       firstLine: this.firstLine,
       lastLine,
-      hits: [...this.hits.values()],
+      hits: [...this.hits.values()].map(({ hit, count }) => (hit.count === count ? hit : { ...hit, count })),
       total: this.total,
     };
   }
+}
+
+/** What two hits must share to be summed: everything but their count (JSON: no separator can be forged). */
+function coalescingKey(hit: LogHit): string {
+  const { utm } = hit;
+  return JSON.stringify([
+    hit.at,
+    hit.site,
+    hit.page,
+    hit.visitor ?? null,
+    hit.referrer ?? null,
+    hit.userAgent ?? null,
+    hit.clientIp ?? null,
+    utm === undefined ? null : [utm.utmSource, utm.utmMedium, utm.utmCampaign],
+  ]);
 }

@@ -1,5 +1,4 @@
 /** What an import has done so far: the numbers behind the progress line and the final summary. */
-import type { Hit } from '../domain/Hit';
 import type { LogFilter, LineOutcome } from '../accesslog/LogLineClassifier';
 
 export interface LineSample {
@@ -57,7 +56,7 @@ export class ImportStats {
     }
   }
 
-  noteHit(hit: Hit): void {
+  noteHit(hit: { readonly site: string; readonly page: string; readonly at: number }): void {
     this.hitsParsed += 1;
     if (this.earliest === undefined || hit.at < this.earliest) this.earliest = hit.at;
     if (this.latest === undefined || hit.at > this.latest) this.latest = hit.at;

@@ -18,9 +18,7 @@ import { countedDays } from './countedDays';
 import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
 import { parseTimeZone } from './parseTimeZone';
-
-/** The key the write path counts values under once a document holds DIMENSION_MAX_VALUES (CONTRACT). */
-export const OTHER_KEY = '(other)';
+import { OTHER } from '../domain/dimensions/dimensionMarkers';
 
 export interface BreakdownArgs {
   readonly site: string;
@@ -93,7 +91,7 @@ export class BreakdownQuery {
     const ranked: Array<ValueHits & { key: string }> = [];
     for (const [key, hits] of totals.hits) {
       if (hits <= 0) continue;
-      if (key === OTHER_KEY) other += hits;
+      if (key === OTHER) other += hits;
       else ranked.push({ key, value: valueOf(key), hits });
     }
     ranked.sort(compareBreakdownRows);

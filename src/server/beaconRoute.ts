@@ -2,8 +2,10 @@
  * POST /api/hit: one page view from a browser (`navigator.sendBeacon(url, JSON string)`, which sends
  * `text/plain`, or `fetch` with `application/json`). The body names a public site key; the request's Origin
  * must be one the key allows, and CORS headers go only to origins some site key allows. Bots (isbot) get the
- * same 204 but are not counted. The hit goes through HitIngest: same validation, limits and group commit as
- * `recordHit`. Refusals are thrown to installErrorHandler (status and body from normalizeError), with the CORS
+ * same 204 but are not counted. The hit goes through HitIngest.recordBeacon: same validation, limits and group
+ * commit as `recordHit`, with the dimensions of what the request carried (the body's `referrer`, the page with its
+ * query, the User-Agent, the client address: `request.ip`, X-Forwarded-For's where TRUST_PROXY says so) and a
+ * cookieless visitor (a salted hash of site, address and User-Agent; none of the three is stored). Refusals are thrown to installErrorHandler (status and body from normalizeError), with the CORS
  * headers already set. Contract: /work/briefs/contracts.md "Beacon endpoint".
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -92,7 +94,14 @@ export function registerBeaconRoute(
           return reply.code(204).send();
         }
         const page = siteKey.keepQuery ? beacon.page : withoutQuery(beacon.page);
-        await deps.ingest().recordHit({ site: siteKey.site, page });
+        await deps.ingest().recordBeacon({
+          site: siteKey.site,
+          page,
+          pageUrl: beacon.page,
+          referrer: beacon.referrer,
+          userAgent,
+          clientIp: request.ip,
+        });
         count('counted');
         return reply.code(204).send();
       } catch (error) {
@@ -109,7 +118,10 @@ export function registerBeaconRoute(
 interface Beacon {
   readonly key: string;
   readonly site: string;
+  /** `location.pathname + location.search`. */
   readonly page: string;
+  /** `document.referrer` (optional: older scripts and privacy settings send none). */
+  readonly referrer: string | undefined;
 }
 
 function parseBeacon(body: unknown): Beacon {
@@ -124,7 +136,7 @@ function parseBeacon(body: unknown): Beacon {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new BadRequestError(`the body must be a JSON object with key, site and page, got ${describe(value)}`);
   }
-  const { key, site, page } = value as Record<string, unknown>;
+  const { key, site, page, referrer } = value as Record<string, unknown>;
   for (const [name, field] of [
     ['key', key],
     ['site', site],
@@ -132,7 +144,15 @@ function parseBeacon(body: unknown): Beacon {
   ] as const) {
     if (typeof field !== 'string') throw new BadRequestError(`${name} must be a string, got ${describe(field)}`);
   }
-  return { key: key as string, site: site as string, page: page as string };
+  if (referrer !== undefined && referrer !== null && typeof referrer !== 'string') {
+    throw new BadRequestError(`referrer must be a string when given, got ${describe(referrer)}`);
+  }
+  return {
+    key: key as string,
+    site: site as string,
+    page: page as string,
+    referrer: typeof referrer === 'string' && referrer !== '' ? referrer : undefined,
+  };
 }
 
 /** `page` is `location.pathname + location.search`; the query often carries personal data. */

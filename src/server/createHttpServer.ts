@@ -70,6 +70,11 @@ export interface HttpServerOptions {
   readonly metricsRoute: boolean;
   /** GET /export (streamed CSV/NDJSON series); absent: no export route. */
   readonly export?: ExportRouteOptions | undefined;
+  /**
+   * TRUST_PROXY, as Fastify's `trustProxy`: which proxies' X-Forwarded-For gives `request.ip` (the beacon's client
+   * address, the per-address rate limit). Absent or false: the socket's peer.
+   */
+  readonly trustProxy?: boolean | number | readonly string[] | undefined;
 }
 
 export interface HttpServer {
@@ -87,6 +92,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
     bodyLimit: limits.maxBodyBytes,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
   });
 
   // Once closing, answer in-flight requests with `Connection: close`: a keep-alive socket that turns idle after
@@ -190,4 +196,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     logger,
   });
   return { app, apollo, subscriptions };
+}
+
+/** A hop count trusts that many proxies from the socket's peer inwards (what Fastify does with a number). */
+function fastifyTrustProxy(
+  trust: HttpServerOptions['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  if (typeof trust === 'object') return [...trust];
+  return trust ?? false;
 }

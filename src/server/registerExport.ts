@@ -18,7 +18,7 @@ import type { Dimension } from '../domain/dimensions/Dimension';
 import { dimensionEnumName, dimensionOfEnumName } from '../domain/dimensions/dimensionEnumName';
 import type { Logger } from '../logging/createLogger';
 import type { BreakdownQuery, BreakdownRow } from '../query/BreakdownQuery';
-import { OTHER_KEY } from '../query/BreakdownQuery';
+import { OTHER } from '../domain/dimensions/dimensionMarkers';
 import { exportSeries } from '../query/exportSeries';
 import { loadStats } from '../query/loadStats';
 import type { BreakdownTotals } from '../query/Breakdown';
@@ -119,7 +119,7 @@ async function exportBreakdown(
   if (totals instanceof Error || totals === undefined) throw totals ?? new Error('breakdown export read nothing');
   const result = deps.breakdown.rank(totals as BreakdownTotals, parsed);
   const rows: BreakdownRow[] = result.edges.map((edge) => edge.node);
-  if (result.other > 0) rows.push({ value: OTHER_KEY, hits: result.other, visitors: null });
+  if (result.other > 0) rows.push({ value: OTHER, hits: result.other, visitors: null });
   const site = parsed.request.site.replace(/[^A-Za-z0-9._-]/g, '_');
   return reply
     .header('content-type', EXPORT_CONTENT_TYPES[format])

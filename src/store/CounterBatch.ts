@@ -1,16 +1,32 @@
-/** Increments for every counter collection, coalesced per document, ready to be written as one flush. */
+/**
+ * Increments for every counter collection, coalesced per document, ready to be written as one flush: hit counts,
+ * visitor-sketch words (`v`, `dv`) and dimension counters (`d`), in the documents CONTRACT (issues 19 and 20) lists.
+ * Per hit, the register value is computed once and each level takes its register from the same hash; dimension
+ * paths come from DimensionCounting's cache; nothing here builds a string per hit.
+ */
+import type { DimensionValues } from '../domain/dimensions/Dimension';
 import type { Hit } from '../domain/Hit';
+import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
+import { registerValue } from '../domain/visitors/registerUpdate';
 import { hitParts } from '../time/hitParts';
 import { addHitToDaily } from './dailyStats';
+import type { DimensionCounting, DimensionSlot } from './DimensionCounting';
 import { addHitToMonthly } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
 import { addHitToSeconds } from './secondStats';
-import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
+import {
+  MINUTE_MASK,
+  PAGE_DAY_MASK,
+  PAGE_MONTH_MASK,
+  SITE_DAY_MASK,
+  SITE_MONTH_MASK,
+  visitorRegisterPath,
+} from './visitorSketchPaths';
 
 export interface CounterBatchOptions {
   /**
    * Also count every hit in its site's totals (see siteTotals.ts): coalesced like pages, so a flush costs one
-   * more daily and one more monthly upsert per site and period, inside the same bulkWrites.
+   * more daily, monthly and (with seconds) minute upsert per site and period, inside the same bulkWrites.
    */
   readonly siteTotals?: boolean | undefined;
   /** Second-level counting; absent when switched off. */
@@ -21,6 +37,11 @@ export interface CounterBatchOptions {
         readonly retentionMs: number;
       }
     | undefined;
+  /**
+   * Dimension counters of the daily and monthly documents (the process's one DimensionCounting); absent when
+   * DIMENSIONS_ENABLED=false: hits' dimensions are then not counted.
+   */
+  readonly dimensions?: DimensionCounting | undefined;
 }
 
 export class CounterBatch {
@@ -32,23 +53,64 @@ export class CounterBatch {
   /** Second-level documents start at this instant or later (older ones would be expired at once). */
   private readonly secondsFrom: number | undefined;
   private readonly siteTotals: boolean;
+  private readonly dimensions: DimensionCounting | undefined;
+  /** The current hit's dimension slots, reused hit after hit, and the values they are of. */
+  private readonly slots: DimensionSlot[] = [];
+  private slotsOf: DimensionValues | undefined;
 
   constructor(options: CounterBatchOptions = {}) {
     this.secondsFrom = options.seconds ? options.seconds.now - options.seconds.retentionMs : undefined;
     this.siteTotals = options.siteTotals ?? false;
+    this.dimensions = options.dimensions;
   }
 
   add(hit: Hit): void {
-    const { site, page, count } = hit;
+    const { site, page, count, visitor } = hit;
     const parts = hitParts(hit.at);
-    addHitToDaily(this.daily, site, page, count, parts);
-    addHitToMonthly(this.monthly, site, page, count, parts);
+    // One register value per hit (the same at every precision); 0 when the hit has no visitor (a word never is).
+    const word = visitor === undefined ? 0 : registerValue(visitor);
+    const low = visitor === undefined ? 0 : visitor.lo;
+    const dimensions = this.dimensions;
+    let slots: DimensionSlot[] | undefined;
+    if (dimensions !== undefined && hit.dimensions !== undefined) {
+      // Hits often share one values object (every hit without inputs has the markers'): look its slots up once.
+      if (hit.dimensions !== this.slotsOf) {
+        dimensions.slotsOf(hit.dimensions, this.slots);
+        this.slotsOf = hit.dimensions;
+      }
+      slots = this.slots;
+    }
+
+    const day = addHitToDaily(this.daily, site, page, count, parts);
+    const month = addHitToMonthly(this.monthly, site, page, count, parts);
+    if (word !== 0) {
+      day.or(visitorRegisterPath(low & PAGE_DAY_MASK), word);
+      month.or(visitorRegisterPath(low & PAGE_MONTH_MASK), word);
+    }
+    if (slots !== undefined) {
+      (dimensions as DimensionCounting).count(day, slots, count, 0, 0);
+      (dimensions as DimensionCounting).count(month, slots, count, 0, 0);
+    }
     if (this.siteTotals) {
-      addHitToDaily(this.daily, site, SITE_TOTAL_PAGE, count, parts);
-      addHitToMonthly(this.monthly, site, SITE_TOTAL_PAGE, count, parts);
+      const siteDay = addHitToDaily(this.daily, site, SITE_TOTAL_PAGE, count, parts);
+      const siteMonth = addHitToMonthly(this.monthly, site, SITE_TOTAL_PAGE, count, parts);
+      if (word !== 0) {
+        siteDay.or(visitorRegisterPath(low & SITE_DAY_MASK), word);
+        siteMonth.or(visitorRegisterPath(low & SITE_MONTH_MASK), word);
+      }
+      if (slots !== undefined) {
+        // Per-value visitor sketches (dv) live in site documents only, at minute precision.
+        (dimensions as DimensionCounting).count(siteDay, slots, count, word, low & MINUTE_MASK);
+        (dimensions as DimensionCounting).count(siteMonth, slots, count, word, low & MINUTE_MASK);
+      }
     }
     if (this.secondsFrom !== undefined && hit.at >= this.secondsFrom) {
-      addHitToSeconds(this.seconds, site, page, count, parts);
+      const minute = addHitToSeconds(this.seconds, site, page, count, parts);
+      if (word !== 0) minute.or(visitorRegisterPath(low & MINUTE_MASK), word);
+      if (this.siteTotals) {
+        const siteMinute = addHitToSeconds(this.seconds, site, SITE_TOTAL_PAGE, count, parts);
+        if (word !== 0) siteMinute.or(visitorRegisterPath(low & MINUTE_MASK), word);
+      }
     }
     this.hits += 1;
   }

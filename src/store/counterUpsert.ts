@@ -7,6 +7,9 @@
  *   pushes down to SQL (any other filter is evaluated on every row: at 5,000 documents an update took 81 ms with
  *   the shard-key fields and 40 ms without, `node` probe in the issue notes); the upsert sets the whole `metadata`
  *   on insert, so the stored document is the same.
+ * Visitor-sketch words go out as `$bit: {<path>: {or: <word>}}` beside `$inc`: a non-negative int32 the driver
+ * sends as BSON int32, which MongoDB and FerretDB 1.24 both OR into a missing nested field of an upsert
+ * (test/integration/visitorWrites.test.ts shows it on the embedded engine).
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { markFilter, markSet } from './FlushMark';
@@ -27,6 +30,8 @@ export function counterUpsert(
   targeting: Targeting,
   change: {
     readonly inc?: Readonly<Record<string, number>>;
+    /** The `$bit` operand: words to OR in, `{<path>: {or: <word>}}`. */
+    readonly bits?: Readonly<Document> | undefined;
     readonly zeros?: Readonly<Document>;
     /** Exactly-once guard (FlushMark): skip a document that absorbed this content already, and record it. */
     readonly mark?: FlushMark | undefined;
@@ -37,6 +42,7 @@ export function counterUpsert(
       ? { 'metadata.date': key.date, ...change.zeros }
       : { metadata: { date: key.date, site: key.site, page: key.page }, ...change.zeros };
   const update: Document = change.inc ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert };
+  if (change.bits) update.$bit = change.bits;
   const filter = counterFilter(key, targeting);
   if (change.mark) {
     Object.assign(filter, markFilter(change.mark));

@@ -7,7 +7,7 @@ import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
 import { DAY_MS, dayKey, startOfDay } from '../time/buckets';
 import type { HitParts } from '../time/hitParts';
 import { documentId } from './documentId';
-import type { PendingUpdates } from './PendingUpdates';
+import type { PendingDocument, PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
 import type { Targeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
@@ -56,11 +56,12 @@ export function addHitToDaily(
   page: string,
   count: number,
   parts: HitParts,
-): void {
+): PendingDocument {
   const document = pending.document(site, page, parts.day, dailyDocumentId);
   document.add('daily', count);
   document.add(HOURLY_PATHS[parts.hourOfDay] as string, count);
   document.add((MINUTE_PATHS[parts.hourOfDay] as string[])[parts.minuteOfHour] as string, count);
+  return document;
 }
 
 /** A zero-filled day: created if missing, never touching a document that exists. */

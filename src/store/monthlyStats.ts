@@ -6,7 +6,7 @@ import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
 import { addMonths, daysInMonth, monthKey, startOfMonth } from '../time/buckets';
 import type { HitParts } from '../time/hitParts';
 import { documentId } from './documentId';
-import type { PendingUpdates } from './PendingUpdates';
+import type { PendingDocument, PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
 import type { Targeting } from './counterUpsert';
 import { rangeClause } from './dailyStats';
@@ -53,10 +53,10 @@ export function addHitToMonthly(
   page: string,
   count: number,
   parts: HitParts,
-): void {
-  pending
-    .document(site, page, parts.month, monthlyDocumentId)
-    .add(DAY_OF_MONTH_PATHS[parts.dayOfMonth] as string, count);
+): PendingDocument {
+  const document = pending.document(site, page, parts.month, monthlyDocumentId);
+  document.add(DAY_OF_MONTH_PATHS[parts.dayOfMonth] as string, count);
+  return document;
 }
 
 /** A zero-filled month with exactly the days it has. */

@@ -8,7 +8,7 @@ import { MINUTE_MS, minuteKey } from '../time/buckets';
 import type { HitParts } from '../time/hitParts';
 import { rangeClause } from './dailyStats';
 import { documentId } from './documentId';
-import type { PendingUpdates } from './PendingUpdates';
+import type { PendingDocument, PendingUpdates } from './PendingUpdates';
 import { counterUpsert } from './counterUpsert';
 import type { Targeting } from './counterUpsert';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
@@ -58,10 +58,11 @@ export function addHitToSeconds(
   page: string,
   count: number,
   parts: HitParts,
-): void {
+): PendingDocument {
   const document = pending.document(site, page, parts.minute, secondsDocumentId);
   document.add('minute', count);
   document.add(SECOND_PATHS[parts.secondOfMinute] as string, count);
+  return document;
 }
 
 /** The 60 zero-filled minute documents of the hour starting at `hourMs`; existing documents are left alone. */

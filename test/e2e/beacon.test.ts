@@ -1,8 +1,14 @@
 /**
  * POST /api/hit, the browser beacon (contract: text/plain or JSON body with a public site key): origin check,
  * CORS only for allowed origins (preflight included), bots answered but not counted, the query string
- * dropped unless the site key keeps it, and typed 4xx errors.
+ * dropped unless the site key keeps it, and typed 4xx errors. Visitors and dimensions (issues 19, 20): the
+ * dimensions of the referrer, the page's query, the User-Agent and the address (X-Forwarded-For's only with
+ * TRUST_PROXY), and a cookieless visitor under the day's salt; none of them stored raw.
  */
+import type { Document } from 'mongodb';
+import { VisitorSketch } from '../../src/domain/visitors/VisitorSketch';
+import { DAILY_COLLECTION } from '../../src/store/dailyStats';
+import { VISITOR_SALTS_COLLECTION } from '../../src/store/VisitorSaltStore';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
 import { ALLOWED_ORIGIN, bearer, KEEP_QUERY_SITE_KEY, KEYS_JSON, SECRETS, SITE_KEY } from '../support/testKeys';
@@ -23,14 +29,15 @@ afterAll(async () => {
 
 function beacon(
   body: unknown,
-  options: { origin?: string; userAgent?: string; contentType?: string } = {},
+  options: { origin?: string; userAgent?: string; contentType?: string; forwardedFor?: string; to?: TestApp } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = {
     'content-type': options.contentType ?? 'text/plain;charset=UTF-8',
     'user-agent': options.userAgent ?? BROWSER,
   };
   if (options.origin !== '') headers.origin = options.origin ?? ALLOWED_ORIGIN;
-  return fetch(`${app.url}/api/hit`, {
+  if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
+  return fetch(`${(options.to ?? app).url}/api/hit`, {
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -173,5 +180,83 @@ describe('POST /api/hit', () => {
     const response = await beacon('key=x', { contentType: 'application/x-www-form-urlencoded' });
     expect(response.status).toBe(415);
     expect((await errorsOf(response))[0]!.extensions.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('POST /api/hit: visitors and dimensions', () => {
+  const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  const day = (page: string, to: TestApp = app): Promise<Document | null> =>
+    to.database.db.collection<Document>(DAILY_COLLECTION).findOne({ _id: `20261121/a.example${page}` } as Document);
+  const visitors = async (page: string): Promise<number> =>
+    Math.round(VisitorSketch.fromStoredFields((await day(page))?.v as Document, 11).estimate());
+
+  it('derives every dimension from the referrer, the query it drops, the User-Agent and the address', async () => {
+    const body = {
+      key: SITE_KEY,
+      site: 'a.example',
+      page: '/derived?utm_source=HN&utm_medium=Social',
+      referrer: 'https://news.ycombinator.com/item?id=42',
+    };
+    expect((await beacon(body)).status).toBe(204);
+    expect((await day('/derived'))?.d).toEqual({
+      source: { 'Hacker News': 1 },
+      utmSource: { hn: 1 },
+      utmMedium: { social: 1 },
+      utmCampaign: { '(none)': 1 },
+      browser: { Chrome: 1 },
+      os: { Linux: 1 },
+      device: { desktop: 1 },
+      // The test client connects from 127.0.0.1, which locates no one.
+      country: { '(unknown)': 1 },
+    });
+    expect(await visitors('/derived')).toBe(1);
+  });
+
+  it("counts a site's own pages as internal, and a beacon without referrer as direct", async () => {
+    await beacon({ key: SITE_KEY, site: 'a.example', page: '/inside', referrer: 'https://a.example/before' });
+    await beacon({ key: SITE_KEY, site: 'a.example', page: '/inside' });
+    expect(((await day('/inside'))?.d as Document).source).toEqual({ '(internal)': 1, '(direct)': 1 });
+  });
+
+  it('counts one visitor per address and User-Agent under the day salt, which it keeps in visitors.salts', async () => {
+    for (const userAgent of [BROWSER, BROWSER, FIREFOX]) {
+      await beacon({ key: SITE_KEY, site: 'a.example', page: '/people' }, { userAgent });
+    }
+    expect(await total('a.example', '/people')).toBe(3);
+    expect(await visitors('/people')).toBe(2);
+    const salts = await app.database.db.collection(VISITOR_SALTS_COLLECTION).find().toArray();
+    expect(salts.map((salt) => salt._id)).toEqual(['day:2026-11-21']);
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY says to trust the proxy', async () => {
+    await beacon({ key: SITE_KEY, site: 'a.example', page: '/forwarded' }, { forwardedFor: '193.0.6.139' });
+    expect(((await day('/forwarded'))?.d as Document).country).toEqual({ '(unknown)': 1 });
+    const behindProxy = await startTestApp(
+      'beaconProxy',
+      { TALLY_KEYS_JSON: KEYS_JSON, TRUST_PROXY: 'true' },
+      () => NOW,
+    );
+    try {
+      const response = await beacon(
+        { key: SITE_KEY, site: 'a.example', page: '/forwarded' },
+        { forwardedFor: '193.0.6.139, 10.0.0.1', to: behindProxy },
+      );
+      expect(response.status).toBe(204);
+      expect(((await day('/forwarded', behindProxy))?.d as Document).country).toEqual({ NL: 1 });
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
+  it('stores neither the address nor the User-Agent nor the referrer', async () => {
+    const dump: string[] = [];
+    for (const { name } of await app.database.db.listCollections().toArray()) {
+      for (const document of await app.database.db.collection(name).find().toArray())
+        dump.push(JSON.stringify(document));
+    }
+    const text = dump.join('\n');
+    for (const raw of ['127.0.0.1', 'X11; Linux', 'news.ycombinator.com/item', 'a.example/before']) {
+      expect({ raw, stored: text.includes(raw) }).toEqual({ raw, stored: false });
+    }
   });
 });

@@ -8,12 +8,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { Document } from 'mongodb';
 import { gzipSync } from 'node:zlib';
 import { formatLogEntry, generateLogEntries, STYLE_FORMATS } from '../../bench/shared/accessLogs';
 import type { LogEntry, LogStyle } from '../../bench/shared/accessLogs';
 import { runImportCommand } from '../../src/cli/importCommand';
 import type { CommandIo } from '../../src/cli/importCommand';
 import type { ImportSummary } from '../../src/cli/importSummary';
+import { VisitorSketch } from '../../src/domain/visitors/VisitorSketch';
+import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { compareSeries, expectedHits } from '../support/importTruth';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
@@ -177,6 +180,78 @@ describe('tally import into a running server over GraphQL', () => {
     expect(run.code).toBe(0);
     expect(run.summary).toMatchObject({ outcome: 'complete', hitsImported: hits.length });
     expect(await compareSeries(`${app.url}/graphql`, hits)).toEqual([]);
+  });
+});
+
+describe('tally import of visitors and dimensions', () => {
+  const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  const IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  const LOG = [
+    `193.0.6.139 - - [10/Mar/2026:12:00:00 +0000] "GET /l?utm_source=News HTTP/1.1" 200 512 "https://www.google.com/" "${FIREFOX}"`,
+    `193.0.6.139 - - [10/Mar/2026:12:05:00 +0000] "GET /l HTTP/1.1" 200 512 "-" "${FIREFOX}"`,
+    `8.8.8.8 - - [10/Mar/2026:12:06:00 +0000] "GET /l HTTP/1.1" 200 512 "https://news.example/a" "${IPHONE}"`,
+  ].join('\n');
+  // Batches are keyed by the file's content: each import here gets a file of its own (a last, unparseable line).
+  const logFor = (site: string): string => `${LOG}\n# ${site}\n`;
+  const day = (site: string) =>
+    app.database.db.collection<Document>(DAILY_COLLECTION).findOne({ _id: `20260310/${site}/l` } as Document);
+  const expectedDimensions = {
+    source: { Google: 1, '(direct)': 1, 'news%2Eexample': 1 },
+    utmSource: { news: 1, '(none)': 2 },
+    utmMedium: { '(none)': 3 },
+    utmCampaign: { '(none)': 3 },
+    browser: { Firefox: 2, Safari: 1 },
+    os: { Linux: 2, iOS: 1 },
+    device: { desktop: 2, mobile: 1 },
+    country: { NL: 2, US: 1 },
+  };
+
+  it.each([
+    [
+      'GraphQL',
+      'dims-graphql.test',
+      (site: string, file: string) => ['--url', `${app.url}/graphql`, '--site', site, file],
+    ],
+    [
+      'the database directly',
+      'dims-direct.test',
+      (site: string, file: string) => [
+        '--mongodb-uri',
+        testMongoUri(),
+        '--db',
+        app.services.databaseName,
+        '--site',
+        site,
+        file,
+      ],
+    ],
+  ])('carries each line’s visitor and dimension inputs to %s, counted once when run again', async (_, site, argsOf) => {
+    const file = path.join(dir, `${site}.log`);
+    await writeFile(file, logFor(site));
+    const args = [...argsOf(site, file), '--progress', 'none', '--json'];
+    expect((await runImport(args)).code).toBe(0);
+    expect((await runImport(args)).summary).toMatchObject({ outcome: 'complete', batchesFailed: 0 });
+    const stored = await day(site);
+    expect(stored?.daily).toBe(3);
+    expect(stored?.d).toEqual(expectedDimensions);
+    expect(Math.round(VisitorSketch.fromStoredFields(stored?.v as Document, 11).estimate())).toBe(2);
+  });
+
+  it('sends no visitors with --no-visitors, and no dimension inputs with --no-dimensions', async () => {
+    const run = async (site: string, flag: string): Promise<number> => {
+      const file = path.join(dir, `${site}.log`);
+      await writeFile(file, logFor(site));
+      return (await runImport(['--site', site, flag, '--url', `${app.url}/graphql`, '--progress', 'none', file])).code;
+    };
+    expect(await run('novisitors.test', '--no-visitors')).toBe(0);
+    const withoutVisitors = await day('novisitors.test');
+    expect(withoutVisitors?.v).toBeUndefined();
+    expect(withoutVisitors?.d).toEqual(expectedDimensions);
+    expect(await run('nodims.test', '--no-dimensions')).toBe(0);
+    const withoutInputs = await day('nodims.test');
+    expect((withoutInputs?.d as Document).source).toEqual({ '(direct)': 3 });
+    expect(withoutInputs?.v).toBeDefined();
   });
 });
 

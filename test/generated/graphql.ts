@@ -38,6 +38,26 @@ export type DimensionFilterInput = {
   value: string;
 };
 
+/** Dimension values a client sets itself (issue 20). Each one set wins over the value tally would derive from referrer, userAgent, clientIp and the page; markers such as "(unknown)" are accepted. Ignored when the server counts no dimensions (DIMENSIONS_ENABLED=false). */
+export type DimensionValuesInput = {
+  /** Browser family, e.g. "Firefox": at most 64 characters. */
+  browser?: string | null | undefined;
+  /** Country as an ISO 3166-1 alpha-2 code such as "DE", or "(unknown)". */
+  country?: string | null | undefined;
+  /** Device class: desktop, mobile, tablet, tv, console or "(unknown)". */
+  device?: string | null | undefined;
+  /** Operating-system family, e.g. "Android": at most 64 characters. */
+  os?: string | null | undefined;
+  /** Where the visit came from, e.g. "Google" or "news.example": at most 253 characters, or "(direct)", "(internal)", "(unknown)". */
+  source?: string | null | undefined;
+  /** UTM campaign, at most 100 characters, or "(none)". */
+  utmCampaign?: string | null | undefined;
+  /** UTM medium (lower-cased), at most 100 characters, or "(none)". */
+  utmMedium?: string | null | undefined;
+  /** UTM source (lower-cased), at most 100 characters, or "(none)". */
+  utmSource?: string | null | undefined;
+};
+
 /** Bucket size of a series. Buckets follow the series time zone (UTC unless one is named); weeks are ISO weeks starting on Monday. */
 export type Granularity =
   /** One bucket per day (from local midnight), read from monthly documents in UTC. */
@@ -57,12 +77,22 @@ export type Granularity =
 export type HitInput = {
   /** When the hits happened; defaults to the server clock. */
   at?: string | null | undefined;
+  /** The client's IPv4 or IPv6 address: its country becomes a dimension; the address itself is not stored. */
+  clientIp?: string | null | undefined;
   /** How many hits; a positive integer up to INGEST_MAX_COUNT. */
   count?: number;
+  /** Dimension values set explicitly; each wins over the derived one. UTM parameters are derived from the page's own query ("/landing?utm_source=x"). */
+  dimensions?: DimensionValuesInput | null | undefined;
   /** URL path starting with "/", at most 2,048 characters, no control characters. Compared exactly. */
   page: string;
+  /** The referrer the hit came with (a URL, at most 4,096 characters): its host becomes the source dimension; the referrer itself is not stored. */
+  referrer?: string | null | undefined;
   /** Site identifier, e.g. "example.com": 1–253 characters, no "/", whitespace or control characters. */
   site: string;
+  /** The browser's User-Agent (at most 1,024 characters): its browser family, operating system and device class become dimensions; the string itself is not stored. */
+  userAgent?: string | null | undefined;
+  /** An opaque id of the visitor (e.g. a hashed account id or a first-party cookie): 1–255 characters, no control characters. Only a keyed hash of it is kept, in the visitor sketches; the id itself is never stored. */
+  visitor?: string | null | undefined;
 };
 
 export type PageStatsInZoneQueryVariables = Exact<{

@@ -1,16 +1,25 @@
 /**
  * Property (issue 9): over random interleavings of keyed submissions, in-process and cross-process duplicates,
  * write commands failing before or after being applied, lease expiry and retries, the stored counters equal the
- * hits of the distinct keys counted once — in every collection and at every granularity, site totals included —
- * once every key has been retried to success. The production pipeline at the production defaults, in each setup
+ * hits of the distinct keys counted once — in every collection and at every granularity, site totals and dimension
+ * counters included — and the visitor sketches hold their visitors, once every key has been retried to success. The production pipeline at the production defaults, in each setup
  * of exactlyOnceStack's SETUPS.
  */
 import fc from 'fast-check';
+import type { Binary } from 'mongodb';
 import type { Hit, HitInputFields } from '../../src/domain/Hit';
+import { visitorHash } from '../../src/domain/visitors/visitorHash';
+import { VISITOR_SECRET_COLLECTION } from '../../src/store/visitorSecret';
 import type { TestDatabase } from '../support/testDatabase';
 import { connectSetupDatabase, exactlyOnceStack, LEASE_MS, SETUPS } from '../support/exactlyOnceStack';
 import type { Stack } from '../support/exactlyOnceStack';
-import { collectionTotals, expectedCounters, storedCounters } from '../support/storedCounters';
+import {
+  collectionTotals,
+  expectedCounters,
+  expectedSketches,
+  storedCounters,
+  storedSketches,
+} from '../support/storedCounters';
 
 const NOW = Date.parse('2026-03-10T12:30:00Z');
 const KEYS = 4;
@@ -27,6 +36,7 @@ const payloadArb = fc.array(
     // Within the last two hours (and so inside the second-level retention window): explicit, so stamping is moot.
     offset: fc.integer({ min: 0, max: 2 * 3_600_000 }),
     count: fc.integer({ min: 1, max: 5 }),
+    visitor: fc.constantFrom('u1', 'u2', 'u3', undefined),
   }),
   { minLength: 1, maxLength: 4 },
 );
@@ -72,7 +82,7 @@ describe.each(SETUPS)('with %s', (setup) => {
         async (payloads, commands) => {
           const site = `run${run++}`;
           const inputs: HitInputFields[][] = payloads.map((p) =>
-            p.map((h) => ({ site, page: h.page, at: new Date(NOW - h.offset), count: h.count })),
+            p.map((h) => ({ site, page: h.page, at: new Date(NOW - h.offset), count: h.count, visitor: h.visitor })),
           );
           const clock = { now: NOW };
           const stacks: [Stack, Stack] = [
@@ -105,16 +115,20 @@ describe.each(SETUPS)('with %s', (setup) => {
             });
           }
 
-          const hits: Hit[] = [...submitted].flatMap((key) =>
-            (inputs[key] as HitInputFields[]).map((h) => ({
+          const secret = await database.db.collection(VISITOR_SECRET_COLLECTION).findOne({});
+          const key = new Uint8Array((secret?.key as Binary).value());
+          const hits: Hit[] = [...submitted].flatMap((submittedKey) =>
+            (inputs[submittedKey] as HitInputFields[]).map((h) => ({
               site,
               page: h.page,
               at: (h.at as Date).getTime(),
               count: h.count ?? 1,
+              visitor: h.visitor == null ? undefined : visitorHash(key, h.visitor),
             })),
           );
           const stored = await storedCounters(database.db, site);
           expect(stored).toEqual(expectedCounters(hits, { siteTotals: true }));
+          expect(await storedSketches(database.db, site)).toEqual(expectedSketches(hits, { siteTotals: true }));
           const total = hits.reduce((sum, h) => sum + h.count, 0);
           expect(collectionTotals(stored)).toEqual({ daily: total, monthly: total, seconds: total });
         },

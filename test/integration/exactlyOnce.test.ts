@@ -1,31 +1,61 @@
 /**
  * Exactly-once ingest (issue 9) against the real server, with a fault-injecting wrapper that fails the Nth write
  * command of a flush — refused before it is applied, or applied with its reply lost — then retries: every
- * collection must hold each keyed request exactly once, at every granularity (site totals included). The pipeline
- * is the production one (openHitPipeline) at the production defaults, in each setup of exactlyOnceStack's SETUPS.
+ * collection must hold each keyed request exactly once, at every granularity (site totals included), its dimension
+ * counters too, and its visitors' sketches exactly as one write leaves them (issues 19, 20). The pipeline is the
+ * production one (openHitPipeline) at the production defaults, in each setup of exactlyOnceStack's SETUPS.
  */
 import { IdempotencyKeyInProgressError } from '../../src/errors/IdempotencyKeyInProgressError';
 import { IdempotencyKeyReusedError } from '../../src/errors/IdempotencyKeyReusedError';
+import type { Binary } from 'mongodb';
 import type { Hit, HitInputFields } from '../../src/domain/Hit';
+import { visitorHash } from '../../src/domain/visitors/visitorHash';
+import { VISITOR_SECRET_COLLECTION } from '../../src/store/visitorSecret';
 import type { TestDatabase } from '../support/testDatabase';
 import { connectSetupDatabase, exactlyOnceStack, LEASE_MS, SETUPS } from '../support/exactlyOnceStack';
 import type { Setup } from '../support/exactlyOnceStack';
-import { collectionTotals, expectedCounters, storedCounters } from '../support/storedCounters';
+import {
+  collectionTotals,
+  expectedCounters,
+  expectedSketches,
+  MARKER_DIMENSIONS,
+  storedCounters,
+  storedSketches,
+} from '../support/storedCounters';
 
 const NOW = Date.parse('2026-03-10T12:30:00Z');
 
 function batch(site: string): HitInputFields[] {
   return [
-    { site, page: '/a', at: new Date(NOW - 61_000), count: 2 },
-    { site, page: '/b', at: new Date(NOW - 3_600_000), count: 1 },
-    { site, page: '/a', at: new Date(NOW - 86_400_000), count: 5 },
+    { site, page: '/a', at: new Date(NOW - 61_000), count: 2, visitor: 'alice' },
+    { site, page: '/b', at: new Date(NOW - 3_600_000), count: 1, visitor: 'bob', dimensions: { country: 'DE' } },
+    { site, page: '/a', at: new Date(NOW - 86_400_000), count: 5, visitor: 'alice' },
   ];
 }
 
-const asHits = (inputs: HitInputFields[]): Hit[] =>
-  inputs.map((h) => ({ site: h.site, page: h.page, at: h.at?.getTime() ?? NOW, count: h.count ?? 1 }));
+/** The hits as counted; visitors keyed with the database's secret (read back only to compute the expectation). */
+const asHits = (inputs: HitInputFields[], secret?: Uint8Array): Hit[] =>
+  inputs.map((h) => ({
+    site: h.site,
+    page: h.page,
+    at: h.at?.getTime() ?? NOW,
+    count: h.count ?? 1,
+    visitor: h.visitor == null || secret === undefined ? undefined : visitorHash(secret, h.visitor),
+    dimensions: h.dimensions?.country ? { ...MARKER_DIMENSIONS, country: h.dimensions.country } : undefined,
+  }));
 /** What the collections hold for `inputs` counted once, with site totals (on by default). */
 const expected = (inputs: HitInputFields[]) => expectedCounters(asHits(inputs), { siteTotals: true });
+
+async function secretOf(database: TestDatabase): Promise<Uint8Array> {
+  const stored = await database.db.collection(VISITOR_SECRET_COLLECTION).findOne({});
+  return new Uint8Array((stored?.key as Binary).value());
+}
+
+/** The stored sketches equal those of `inputs`' visitors, each written once. */
+async function expectSketchesOf(database: TestDatabase, site: string, inputs: HitInputFields[]): Promise<void> {
+  const hits = asHits(inputs, await secretOf(database));
+  expect(await storedSketches(database.db, site)).toEqual(expectedSketches(hits, { siteTotals: true }));
+}
 
 // A keyed flush of this batch sends 4 write commands: the ledger insert, then daily, monthly and seconds.
 const WRITES_PER_KEYED_FLUSH = 4;
@@ -83,6 +113,7 @@ describe.each(SETUPS)('with %s', (setup) => {
       const stored = await storedCounters(database.db, site);
       expect(stored).toEqual(expected(batch(site)));
       expect(collectionTotals(stored)).toEqual({ daily: 8, monthly: 8, seconds: 8 });
+      await expectSketchesOf(database, site, batch(site));
     });
 
     it('survives a failing re-drive too', async () => {
@@ -102,7 +133,17 @@ describe.each(SETUPS)('with %s', (setup) => {
       // The third attempt is guarded by both earlier ones: it adds the days and nothing else.
       await stack.ingest.recordHits(batch(site), { idempotencyKey: `k-${site}` });
       expect(await storedCounters(database.db, site)).toEqual(expected(batch(site)));
+      await expectSketchesOf(database, site, batch(site));
     });
+  });
+
+  it('leaves the visitor sketches of an unkeyed request sent twice as one send leaves them, counting its hits twice', async () => {
+    const stack = await exactlyOnceStack(database, { now: NOW });
+    const site = 'unkeyedTwice';
+    await stack.ingest.recordHits(batch(site));
+    await stack.ingest.recordHits(batch(site));
+    expect(collectionTotals(await storedCounters(database.db, site))).toEqual({ daily: 16, monthly: 16, seconds: 16 });
+    await expectSketchesOf(database, site, batch(site));
   });
 
   it('has as many flushes in flight as the setup allows, and counts each keyed request once', async () => {
@@ -211,13 +252,15 @@ describe.each(SETUPS)('with %s', (setup) => {
 
     it('rejects an empty, too long or control-character key before writing anything', async () => {
       const stack = await exactlyOnceStack(database, { now: NOW });
+      // Opening the pipeline wrote the database's visitor secret (once); nothing is written from here on.
+      const opened = stack.faults.writes;
       await expect(stack.ingest.recordHits(batch('badKey'), { idempotencyKey: '' })).rejects.toThrow(
         'idempotencyKey must be 1–255 characters without control characters, got ""',
       );
       await expect(stack.ingest.recordHits(batch('badKey'), { idempotencyKey: 'a\nb' })).rejects.toThrow(
         'idempotencyKey must be 1–255 characters without control characters, got "a\\nb"',
       );
-      expect(stack.faults.writes).toBe(0);
+      expect(stack.faults.writes).toBe(opened);
     });
   });
 });

@@ -3,12 +3,19 @@
  * the real server: what it counts under each setting, which periodic jobs it hands its caller, and that the
  * database stays the caller's.
  */
+import { Binary } from 'mongodb';
+import type { Document } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
 import type { Hit, HitInputFields } from '../../src/domain/Hit';
 import { openHitPipeline } from '../../src/ingest/openHitPipeline';
 import type { HitPipeline } from '../../src/ingest/openHitPipeline';
 import { createLogger } from '../../src/logging/createLogger';
+import { visitorHash } from '../../src/domain/visitors/visitorHash';
+import { VisitorSketch } from '../../src/domain/visitors/VisitorSketch';
+import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { SECONDS_COLLECTION } from '../../src/store/secondStats';
+import { VISITOR_SALTS_COLLECTION } from '../../src/store/VisitorSaltStore';
+import { VISITOR_SECRET_COLLECTION } from '../../src/store/visitorSecret';
 import { expectedCounters, storedCounters } from '../support/storedCounters';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
@@ -58,8 +65,40 @@ describe('openHitPipeline', () => {
   it('hands over an expiry sweep for each expiring collection exactly where the write policy sweeps', async () => {
     const sweeps = (pipeline: HitPipeline) => pipeline.jobs.sweeps.map((sweep) => sweep.what);
     const swept = database.policy.expiry === 'sweep';
-    expect(sweeps(await open())).toEqual(swept ? ['second-level documents', 'idempotency keys'] : []);
-    expect(sweeps(await open({ SECONDS_ENABLED: 'false' }))).toEqual(swept ? ['idempotency keys'] : []);
+    // Salts of past periods are deleted by a sweep on every engine: no TTL index knows when a period is over.
+    const salts = 'visitor salts of past periods';
+    expect(sweeps(await open())).toEqual(swept ? [salts, 'second-level documents', 'idempotency keys'] : [salts]);
+    expect(sweeps(await open({ SECONDS_ENABLED: 'false' }))).toEqual(swept ? [salts, 'idempotency keys'] : [salts]);
+  });
+
+  it('counts no dimensions when DIMENSIONS_ENABLED is off', async () => {
+    const pipeline = await open({ DIMENSIONS_ENABLED: 'false' });
+    await pipeline.ingest.recordHits(inputs('noDimensions').map((input) => ({ ...input, userAgent: 'Mozilla/5.0' })));
+    expect(await storedCounters(database.db, 'noDimensions')).toEqual(
+      expectedCounters(asHits('noDimensions'), { siteTotals: true, dimensions: false }),
+    );
+  });
+
+  it('keys visitors with the one secret of the database, whichever pipeline opened first', async () => {
+    const [one, two] = await Promise.all([open(), open()]);
+    await one.ingest.recordHit({ site: 'secret', page: '/', at: new Date(NOW), visitor: 'v' });
+    await two.ingest.recordHit({ site: 'secret', page: '/', at: new Date(NOW), visitor: 'v' });
+    const secrets = await database.db.collection(VISITOR_SECRET_COLLECTION).find().toArray();
+    expect(secrets).toHaveLength(1);
+    const key = new Uint8Array((secrets[0]?.key as Binary).value());
+    const stored = await database.db.collection(DAILY_COLLECTION).findOne({ _id: '20260310/secret/' } as Document);
+    expect(stored?.v).toEqual(VisitorSketch.empty(11).add(visitorHash(key, 'v')).toStoredFields());
+  });
+
+  it('deletes the salts of past periods when it opens', async () => {
+    const salts = database.db.collection(VISITOR_SALTS_COLLECTION);
+    await salts.insertOne({
+      _id: 'day:2026-03-09',
+      salt: new Binary(Buffer.from([1])),
+      createdAt: new Date(NOW),
+    } as Document);
+    await open();
+    expect(await salts.countDocuments({ _id: 'day:2026-03-09' } as Document)).toBe(0);
   });
 
   it('hands over a preallocation job for each kind switched on, and none by default', async () => {

@@ -3,7 +3,8 @@
  *   <script defer src="https://tally.example/tally.js" data-site="example.com" data-key="pk_…"></script>
  * It reports `location.pathname + location.search` once per page view (SPA navigations included) to
  * POST api/hit next to the script, as text/plain so sendBeacon needs no CORS preflight. No cookies, no
- * storage, nothing about the visitor: the body is the site key, the site and the path.
+ * storage: the body is the site key, the site, the path and `document.referrer` (where the visit came from; the
+ * server keeps only its host, as the source dimension).
  * Optional attributes: data-respect-dnt (skip visitors sending Do Not Track), data-api (another endpoint).
  */
 (() => {
@@ -27,8 +28,11 @@
     const page = location.pathname + location.search;
     // replaceState with the same URL and hash-only changes are not new page views.
     if (page === lastPage) return;
+    // The first page view's referrer is where the visit came from; later (SPA) views came from the page before.
+    // Cut to 1,000 characters: the source is the host, and the body must stay within the endpoint's 4 KB.
+    const referrer = (lastPage === undefined ? document.referrer : location.origin + lastPage).slice(0, 1000);
     lastPage = page;
-    const body = JSON.stringify({ key, site, page });
+    const body = JSON.stringify(referrer === '' ? { key, site, page } : { key, site, page, referrer });
     if (typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(endpoint, body)) return;
     // sendBeacon is missing or refused the request (queue full): fetch with keepalive survives unload too.
     fetch(endpoint, {

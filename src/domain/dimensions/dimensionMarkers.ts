@@ -12,3 +12,8 @@ export const INTERNAL = '(internal)';
 export const NONE = '(none)';
 /** Something was given but says nothing usable: a garbage referrer, an unrecognised user agent, an unmapped IP. */
 export const UNKNOWN = '(unknown)';
+/**
+ * Values a document no longer admits: once it holds DIMENSION_MAX_VALUES keys of a dimension, further new values
+ * count here, so a breakdown still adds up to its hits while the document stays bounded.
+ */
+export const OTHER = '(other)';

@@ -3,8 +3,16 @@ import { Arg, Ctx, Info, Int, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../Context';
 import { resolveIdempotencyKey } from '../resolveIdempotencyKey';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
+import { DimensionValuesInput } from '../types/DimensionValuesInput';
 import { HitColumnsInput } from '../types/HitColumnsInput';
 import { HitInput } from '../types/HitInput';
+import {
+  CLIENT_IP_DESCRIPTION,
+  DIMENSIONS_DESCRIPTION,
+  REFERRER_DESCRIPTION,
+  USER_AGENT_DESCRIPTION,
+  VISITOR_DESCRIPTION,
+} from '../types/hitInputDescriptions';
 import { RecordedHitType } from '../types/RecordedHitType';
 import { RecordHitsPayload } from '../types/RecordHitsPayload';
 
@@ -26,9 +34,19 @@ export class HitResolver {
     @Arg('count', () => Int, { defaultValue: 1, description: 'How many hits (default 1).' }) count?: number,
     @Arg('idempotencyKey', () => String, { nullable: true, description: KEY_DESCRIPTION })
     idempotencyKey?: string | null,
+    @Arg('visitor', () => String, { nullable: true, description: VISITOR_DESCRIPTION }) visitor?: string | null,
+    @Arg('referrer', () => String, { nullable: true, description: REFERRER_DESCRIPTION }) referrer?: string | null,
+    @Arg('userAgent', () => String, { nullable: true, description: USER_AGENT_DESCRIPTION })
+    userAgent?: string | null,
+    @Arg('clientIp', () => String, { nullable: true, description: CLIENT_IP_DESCRIPTION }) clientIp?: string | null,
+    @Arg('dimensions', () => DimensionValuesInput, { nullable: true, description: DIMENSIONS_DESCRIPTION })
+    dimensions?: DimensionValuesInput | null,
   ): Promise<RecordedHitType> {
     const key = resolveIdempotencyKey(idempotencyKey, idempotencyKeyHeader, info);
-    const hit = await services.ingest.recordHit({ site, page, at, count }, { idempotencyKey: key });
+    const hit = await services.ingest.recordHit(
+      { site, page, at, count, visitor, referrer, userAgent, clientIp, dimensions },
+      { idempotencyKey: key },
+    );
     return { site: hit.site, page: hit.page, at: new Date(hit.at), count: hit.count };
   }
 

@@ -1,5 +1,13 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
+import { DimensionValuesInput } from './DimensionValuesInput';
+import {
+  CLIENT_IP_DESCRIPTION,
+  DIMENSIONS_DESCRIPTION,
+  REFERRER_DESCRIPTION,
+  USER_AGENT_DESCRIPTION,
+  VISITOR_DESCRIPTION,
+} from './hitInputDescriptions';
 
 @InputType({ description: 'One or more hits on one page at one instant.' })
 export class HitInput {
@@ -18,4 +26,19 @@ export class HitInput {
 
   @Field(() => Int, { defaultValue: 1, description: 'How many hits; a positive integer up to INGEST_MAX_COUNT.' })
   count!: number;
+
+  @Field(() => String, { nullable: true, description: VISITOR_DESCRIPTION })
+  visitor?: string | null;
+
+  @Field(() => String, { nullable: true, description: REFERRER_DESCRIPTION })
+  referrer?: string | null;
+
+  @Field(() => String, { nullable: true, description: USER_AGENT_DESCRIPTION })
+  userAgent?: string | null;
+
+  @Field(() => String, { nullable: true, description: CLIENT_IP_DESCRIPTION })
+  clientIp?: string | null;
+
+  @Field(() => DimensionValuesInput, { nullable: true, description: DIMENSIONS_DESCRIPTION })
+  dimensions?: DimensionValuesInput | null;
 }

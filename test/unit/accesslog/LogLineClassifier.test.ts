@@ -1,12 +1,23 @@
 import { compileLogFormat } from '../../../src/accesslog/compileLogFormat';
 import { DEFAULT_ASSET_EXTENSIONS, LOG_FILTERS, LogLineClassifier } from '../../../src/accesslog/LogLineClassifier';
 import type { LogFilter } from '../../../src/accesslog/LogLineClassifier';
+import { lineVisitor } from '../../../src/accesslog/lineVisitor';
+import { createHash } from 'node:crypto';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-function classifier(options: { site?: string; filters?: LogFilter[]; keepQuery?: boolean; format?: string } = {}) {
+function classifier(
+  options: {
+    site?: string;
+    filters?: LogFilter[];
+    keepQuery?: boolean;
+    format?: string;
+    visitors?: boolean;
+    dimensions?: boolean;
+  } = {},
+) {
   return new LogLineClassifier({
     formats: options.format
       ? [compileLogFormat(options.format)]
@@ -17,6 +28,8 @@ function classifier(options: { site?: string; filters?: LogFilter[]; keepQuery?:
     assetExtensions: new Set(DEFAULT_ASSET_EXTENSIONS),
     now: NOW,
     maxClockSkewMs: 300_000,
+    visitors: options.visitors,
+    dimensions: options.dimensions,
   });
 }
 
@@ -124,6 +137,86 @@ describe('LogLineClassifier', () => {
       kind: 'invalid',
       reason: 'no site: the line has no host and --site is not set',
     });
+  });
+});
+
+describe('visitor and dimension inputs of a line', () => {
+  const both = { visitors: true, dimensions: true };
+  const combined = (request: string, referrer: string, ua: string, address = '198.51.100.4') =>
+    `${address} - - [22/Nov/2026:10:00:00 +0100] "${request}" 200 512 "${referrer}" "${ua}"`;
+
+  it('carries the referrer, User-Agent, normalised address, UTM values of the dropped query and a visitor', () => {
+    const outcome = classifier(both).classify(
+      combined(
+        'GET /l?utm_source=News&utm_campaign=Fall HTTP/1.1',
+        'https://www.google.com/',
+        UA,
+        '::ffff:198.51.100.4',
+      ),
+    );
+    expect(outcome).toEqual({
+      kind: 'hit',
+      hit: {
+        site: 'example.com',
+        page: '/l',
+        at: Date.UTC(2026, 10, 22, 9),
+        count: 1,
+        visitor: lineVisitor('198.51.100.4', UA, Date.UTC(2026, 10, 22, 9)),
+        referrer: 'https://www.google.com/',
+        userAgent: UA,
+        clientIp: '198.51.100.4',
+        utm: { utmSource: 'news', utmMedium: '(none)', utmCampaign: 'Fall' },
+      },
+    });
+  });
+
+  it('leaves UTM values in a kept query to the server, and sends none for a query without them', () => {
+    const kept = classifier({ ...both, keepQuery: true }).classify(combined('GET /l?utm_source=x HTTP/1.1', '-', UA));
+    expect(kept).toMatchObject({ kind: 'hit', hit: { page: '/l?utm_source=x', utm: undefined, referrer: undefined } });
+    const plain = classifier(both).classify(combined('GET /l?q=1 HTTP/1.1', '-', UA));
+    expect(plain).toMatchObject({ kind: 'hit', hit: { utm: undefined } });
+  });
+
+  it('unescapes logged values, cuts over-long ones and leaves out a malformed address, so the server accepts them', () => {
+    const referrer = `https://r.example/${'z'.repeat(5000)}`;
+    const outcome = classifier(both).classify(combined('GET / HTTP/1.1', referrer, `${UA} \\"quoted\\"`, 'unknown'));
+    expect(outcome).toMatchObject({
+      kind: 'hit',
+      hit: { userAgent: `${UA} "quoted"`, clientIp: undefined, visitor: undefined },
+    });
+    expect(outcome.kind === 'hit' && outcome.hit.referrer).toBe(referrer.slice(0, 4096));
+  });
+
+  it('sends visitors without dimension inputs, or neither', () => {
+    const text = combined('GET /l?utm_source=x HTTP/1.1', 'https://a.example/', UA);
+    const visitorsOnly = classifier({ visitors: true }).classify(text);
+    expect(visitorsOnly).toEqual({
+      kind: 'hit',
+      hit: {
+        site: 'example.com',
+        page: '/l',
+        at: Date.UTC(2026, 10, 22, 9),
+        count: 1,
+        visitor: lineVisitor('198.51.100.4', UA, Date.UTC(2026, 10, 22, 9)),
+      },
+    });
+    expect(classifier().classify(text)).toEqual({
+      kind: 'hit',
+      hit: { site: 'example.com', page: '/l', at: Date.UTC(2026, 10, 22, 9), count: 1 },
+    });
+  });
+});
+
+describe('lineVisitor', () => {
+  it('is hex(sha256) of address, User-Agent and UTC day: the same all day, another the next', () => {
+    const at = Date.UTC(2026, 10, 22, 0, 0, 0);
+    const expected = createHash('sha256')
+      .update(JSON.stringify(['198.51.100.4', UA, '2026-11-22']))
+      .digest('hex');
+    expect(lineVisitor('198.51.100.4', UA, at)).toBe(expected);
+    expect(lineVisitor('198.51.100.4', UA, at + 86_399_999)).toBe(expected);
+    expect(lineVisitor('198.51.100.4', UA, at + 86_400_000)).not.toBe(expected);
+    expect(lineVisitor('198.51.100.4', undefined, at)).not.toBe(expected);
   });
 });
 

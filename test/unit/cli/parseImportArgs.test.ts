@@ -13,11 +13,22 @@ describe('parseImportArgs', () => {
       site: 'example.com',
       target: { kind: 'graphql', url: 'http://127.0.0.1:4000/graphql', apiKey: undefined },
       keepQuery: false,
+      visitors: true,
+      dimensions: true,
       batchLines: 5_000,
       concurrency: 4,
     });
     expect(parsed.options.formats).toHaveLength(2);
     expect([...parsed.options.filters]).toEqual(['status', 'method', 'asset', 'bot']);
+  });
+
+  it('turns visitors and dimension inputs off with --no-visitors and --no-dimensions', () => {
+    expect(parse(['--site', 's', '--no-visitors', 'f'])).toMatchObject({
+      options: { visitors: false, dimensions: true },
+    });
+    expect(parse(['--site', 's', '--no-dimensions', 'f'])).toMatchObject({
+      options: { visitors: true, dimensions: false },
+    });
   });
 
   it('reads the API key from TALLY_API_KEY unless --api-key is given', () => {

@@ -11,7 +11,7 @@ import { ImportTargetError } from '../../../src/logimport/ImportTarget';
 let server: http.Server;
 let url: string;
 let answer: { status: number; body: unknown } = { status: 200, body: {} };
-let received: { headers: http.IncomingHttpHeaders; body: { variables: { idempotencyKey: string; hits: unknown[] } } };
+let received: { headers: http.IncomingHttpHeaders; body: { variables: { idempotencyKey: string; columns: unknown } } };
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
@@ -40,6 +40,31 @@ const batch: HitBatch = {
   total: 3,
 };
 
+const withInputs: HitBatch = {
+  ...batch,
+  hits: [
+    { site: 'example.com', page: '/a', at: 1_000, count: 1, visitor: 'v1', userAgent: 'UA', clientIp: '198.51.100.7' },
+    {
+      site: 'example.com',
+      page: '/b',
+      at: 2_000,
+      count: 2,
+      visitor: 'v2',
+      userAgent: 'UA',
+      referrer: 'https://x.example/',
+    },
+    {
+      site: 'example.com',
+      page: '/a',
+      at: 3_000,
+      count: 1,
+      visitor: 'v1',
+      utm: { utmSource: 'news', utmMedium: '(none)', utmCampaign: 'spring' },
+    },
+  ],
+  total: 4,
+};
+
 const error = (code: string, message = 'm', extra: Record<string, string> = {}) => ({
   data: null,
   errors: [{ message, extensions: { code, ...extra } }],
@@ -47,12 +72,34 @@ const error = (code: string, message = 'm', extra: Record<string, string> = {}) 
 
 describe('GraphqlTarget', () => {
   it('sends the batch with its idempotency key and the API key as a bearer token', async () => {
-    answer = { status: 200, body: { data: { recordHits: { accepted: 1, total: 3 } } } };
+    answer = { status: 200, body: { data: { recordHitColumns: { accepted: 1, total: 3 } } } };
     await expect(new GraphqlTarget(url, 'sk_test').send(batch)).resolves.toBe(3);
     expect(received.headers.authorization).toBe('Bearer sk_test');
     expect(received.body.variables).toEqual({
       idempotencyKey: 'tally-import:v1:abc:1-100',
-      hits: [{ site: 'example.com', page: '/a', at: '2026-01-01T00:00:00.000Z', count: 3 }],
+      columns: { sites: ['example.com'], pages: ['/a'], pageIndex: [0], atMs: [Date.UTC(2026, 0, 1)], count: [3] },
+    });
+  });
+
+  it('sends visitors, referrers, User-Agents, addresses and UTM values once each, with per-hit indexes', async () => {
+    answer = { status: 200, body: { data: { recordHitColumns: { accepted: 3, total: 4 } } } };
+    await expect(new GraphqlTarget(url, undefined).send(withInputs)).resolves.toBe(4);
+    expect(received.body.variables.columns).toEqual({
+      sites: ['example.com'],
+      pages: ['/a', '/b'],
+      pageIndex: [0, 1, 0],
+      atMs: [1_000, 2_000, 3_000],
+      count: [1, 2, 1],
+      visitors: ['v1', 'v2'],
+      visitorIndex: [0, 1, 0],
+      referrers: ['https://x.example/'],
+      referrerIndex: [-1, 0, -1],
+      userAgents: ['UA'],
+      userAgentIndex: [0, 0, -1],
+      clientIps: ['198.51.100.7'],
+      clientIpIndex: [0, -1, -1],
+      dimensions: [{ utmSource: 'news', utmMedium: '(none)', utmCampaign: 'spring' }],
+      dimensionIndex: [-1, -1, 0],
     });
   });
 
@@ -69,7 +116,7 @@ describe('GraphqlTarget', () => {
     [404, '<html>not found</html>', 'abort'],
     [
       400,
-      error('GRAPHQL_VALIDATION_FAILED', 'Unknown argument "idempotencyKey" on field "Mutation.recordHits".'),
+      error('GRAPHQL_VALIDATION_FAILED', 'Unknown argument "idempotencyKey" on field "Mutation.recordHitColumns".'),
       'abort',
     ],
   ])('answers %d %j → %s', async (status, body, kind) => {
@@ -83,10 +130,13 @@ describe('GraphqlTarget', () => {
   it('says plainly when the server predates idempotency keys', async () => {
     answer = {
       status: 400,
-      body: error('GRAPHQL_VALIDATION_FAILED', 'Unknown argument "idempotencyKey" on field "Mutation.recordHits".'),
+      body: error(
+        'GRAPHQL_VALIDATION_FAILED',
+        'Unknown argument "idempotencyKey" on field "Mutation.recordHitColumns".',
+      ),
     };
     await expect(new GraphqlTarget(url, undefined).send(batch)).rejects.toThrow(
-      `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql does not accept idempotency keys (recordHits(idempotencyKey:)), so an import could not be resumed exactly; upgrade that tally server`,
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql does not accept idempotency keys (recordHitColumns(idempotencyKey:)), so an import could not be resumed exactly; upgrade that tally server`,
     );
   });
 

@@ -24,6 +24,23 @@ describe('HitBatchBuilder', () => {
   });
 });
 
+describe('HitBatchBuilder with visitor and dimension inputs', () => {
+  it('never sums hits whose visitor or dimension inputs differ', () => {
+    const builder = new HitBatchBuilder(1);
+    const hit = { site: 's', page: '/', at: 1_000, count: 1, visitor: 'a', userAgent: 'UA', clientIp: '1.2.3.4' };
+    builder.add(hit);
+    builder.add(hit);
+    builder.add({ ...hit, visitor: 'b' });
+    builder.add({ ...hit, userAgent: 'other' });
+    builder.add({ ...hit, clientIp: '1.2.3.5' });
+    builder.add({ ...hit, referrer: 'https://r.example/' });
+    builder.add({ ...hit, utm: { utmSource: 'x', utmMedium: '(none)', utmCampaign: '(none)' } });
+    const batch = builder.take('f', 'access.log', 7);
+    expect(batch.hits.map((h) => h.count)).toEqual([2, 1, 1, 1, 1, 1]);
+    expect(batch.total).toBe(7);
+  });
+});
+
 describe('FileIdentity', () => {
   const content = Buffer.from('x'.repeat(IDENTITY_PREFIX_BYTES) + 'tail one');
 

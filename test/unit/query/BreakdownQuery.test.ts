@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import type { Dimension } from '../../../src/domain/dimensions/Dimension';
 import { dimensionKey } from '../../../src/domain/dimensions/dimensionKey';
 import type { BreakdownTotals } from '../../../src/query/Breakdown';
-import { BreakdownQuery, OTHER_KEY } from '../../../src/query/BreakdownQuery';
+import { OTHER as OTHER_KEY } from '../../../src/domain/dimensions/dimensionMarkers';
+import { BreakdownQuery } from '../../../src/query/BreakdownQuery';
 import type { BreakdownArgs, BreakdownResult } from '../../../src/query/BreakdownQuery';
 import { encodeTopPageCursor } from '../../../src/query/topPageCursor';
 

@@ -32,4 +32,21 @@ describe('counterUpsert', () => {
       },
     });
   });
+
+  it('ORs visitor-sketch words in with $bit beside $inc and the exactly-once mark', () => {
+    const mark = { mark: { lane: 'L', seq: 2 }, guards: [{ lane: 'L', seq: 2 }] };
+    const bits = { 'v.7': { or: 0x100003 }, 'dv.device.desktop.250': { or: 0x40000001 } };
+    expect(counterUpsert(key, 'idOnly', { inc: { daily: 1 }, bits, mark })).toEqual({
+      updateOne: {
+        filter: { _id: '20260105/s/p', '_a.L': { $not: { $gte: 2 } } },
+        update: {
+          $setOnInsert: { metadata: { date: key.date, site: 's', page: '/p' } },
+          $inc: { daily: 1 },
+          $bit: { 'v.7': { or: 0x100003 }, 'dv.device.desktop.250': { or: 0x40000001 } },
+          $set: { '_a.L': 2 },
+        },
+        upsert: true,
+      },
+    });
+  });
 });
