@@ -177,3 +177,21 @@ export const UTM_QUERIES: readonly UtmCase[] = [
   },
   { query: '?ref=x&utm_medium=CPC', utmSource: '(none)', utmMedium: 'cpc', utmCampaign: '(none)' },
 ];
+
+/**
+ * Every raw input of these tables, and distinctive pieces of them, as they must never be stored: the addresses,
+ * the User-Agents, the referrers' URLs and the parts of them that are not their source.
+ */
+export function rawInputs(): string[] {
+  return [
+    ...CLIENT_IPS.map((known) => known.ip),
+    ...Object.values(USER_AGENTS).map((known) => known.userAgent),
+    ...BOT_USER_AGENTS,
+    UNPARSEABLE_USER_AGENT.userAgent,
+    'Win64; x64',
+    'Gecko/20100101',
+    'iPhone OS 17_5',
+    'SM-X710',
+    ...EXTERNAL_REFERRERS.flatMap((referrer) => [referrer.url ?? [], referrer.secret ?? []].flat()),
+  ];
+}

@@ -38,7 +38,7 @@ export interface ValueCount {
 
 const DAY_MS = 86_400_000;
 
-export function sumHits(hits: readonly SentHit[]): number {
+export function sumHits(hits: ReadonlyArray<{ readonly count: number }>): number {
   return hits.reduce((sum, hit) => sum + hit.count, 0);
 }
 

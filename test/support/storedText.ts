@@ -1,6 +1,7 @@
 /**
  * Everything a database holds, as text to search: every collection's every document, each key (field names are
- * where tally keeps dimension values and sketch registers) and each string value, and binary values read as
+ * where tally keeps dimension values and sketch registers) and each string value, also with percent escapes undone
+ * (keys escape `.` and `$` as `%2E` and `%24`: `8%2E8%2E8%2E8` is the address 8.8.8.8), and binary values read as
  * Latin-1 and as UTF-8. For the privacy checks: no raw visitor id, address, User-Agent or referrer may be in it.
  */
 import { Binary, MongoClient } from 'mongodb';
@@ -38,7 +39,7 @@ export function storedRaws(stored: StoredText, raws: readonly string[]): string[
 
 function collect(value: unknown, parts: string[]): void {
   if (typeof value === 'string') {
-    parts.push(value);
+    pushText(value, parts);
   } else if (value instanceof Binary) {
     const bytes = Buffer.from(value.value());
     parts.push(bytes.toString('latin1'), bytes.toString('utf8'));
@@ -46,8 +47,18 @@ function collect(value: unknown, parts: string[]): void {
     for (const item of value) collect(item, parts);
   } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
     for (const [key, item] of Object.entries(value)) {
-      parts.push(key);
+      pushText(key, parts);
       collect(item, parts);
     }
   }
+}
+
+const PERCENT_ESCAPE = /%(?:u([0-9A-Fa-f]{4})|([0-9A-Fa-f]{2}))/g;
+
+function pushText(text: string, parts: string[]): void {
+  parts.push(text);
+  const unescaped = text.replace(PERCENT_ESCAPE, (_, unit: string | undefined, byte: string | undefined) =>
+    String.fromCharCode(parseInt(unit ?? (byte as string), 16)),
+  );
+  if (unescaped !== text) parts.push(unescaped);
 }
