@@ -25,7 +25,7 @@ import { expectBreakdowns, readBreakdowns } from '../support/dimensionBreakdowns
 import { embeddedDatabaseUri } from '../support/embeddedDatabaseUri';
 import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
-import { distinctVisitors, sumHits } from '../support/recountHits';
+import { distinctVisitors, recountSpans, sumHits } from '../support/recountHits';
 import type { SentHit } from '../support/recountHits';
 import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
@@ -240,9 +240,74 @@ describe('the beacon from another origin, behind a trusted proxy', () => {
         stats: { total: sumHits(hits), visitors: distinctVisitors(hits) },
       });
     }
-    // Six human beacons from five people (an address with another User-Agent is another person); the bot uncounted.
+    // Seven human beacons from five people (an address with another User-Agent is another person); the bot uncounted.
     expect(await siteVisitors()).toEqual({ total: 7, visitors: 5 });
     expect(distinctVisitors(beaconHits)).toBe(5);
+  });
+
+  it("answers this hour's visitors from the minute sketches, and exports today's", async () => {
+    const HOUR = 3_600_000;
+    const hours = [...new Set(beaconHits.map((hit) => hit.at - (hit.at % HOUR)))].sort();
+    const range = { from: iso(hours[0] as number), to: iso((hours.at(-1) as number) + HOUR) };
+    const { body } = await graphql<
+      Record<
+        'page' | 'site',
+        { visitors: number | null; points: Array<{ t: string; hits: number; visitors: number | null }> }
+      >
+    >(
+      `
+        query ($from: DateTime!, $to: DateTime!) {
+          page: pageStats(site: "a.example", page: "/pricing", range: { from: $from, to: $to }, granularity: HOUR) {
+            visitors
+            points {
+              t
+              hits
+              visitors
+            }
+          }
+          site: siteStats(site: "a.example", range: { from: $from, to: $to }, granularity: HOUR) {
+            visitors
+            points {
+              t
+              hits
+              visitors
+            }
+          }
+        }
+      `,
+      range,
+    );
+    expect(body.errors).toBeUndefined();
+    const pricing = beaconHits.filter((hit) => hit.page === '/pricing');
+    const spans = hours.map((start): [number, number] => [start, start + HOUR]);
+    for (const [name, stats, hits] of [
+      ['/pricing', body.data?.page, pricing],
+      ['the site', body.data?.site, beaconHits],
+    ] as const) {
+      const truth = recountSpans(hits, spans);
+      expect({ name, hits: stats?.points.map((p) => p.hits), visitors: stats?.points.map((p) => p.visitors) }).toEqual({
+        name,
+        hits: truth.hits,
+        visitors: truth.visitors,
+      });
+      expect({ name, visitors: stats?.visitors }).toEqual({ name, visitors: distinctVisitors(hits) });
+    }
+
+    const csv = await fetch(`${base}/export?${new URLSearchParams({ site: 'a.example', ...today })}`, { headers: OPS });
+    expect(csv.status).toBe(200);
+    const rows = (await csv.text())
+      .split('\r\n')
+      .filter((line) => line !== '')
+      .slice(1)
+      .map((line) => line.split(','));
+    expect(rows.reduce((sum, row) => sum + Number(row[2]), 0)).toBe(beaconHits.length);
+    // Per day (the day's salt): the people of each day.
+    expect(rows.map((row) => Number(row[5]))).toEqual(
+      recountSpans(
+        beaconHits,
+        rows.map((row): [number, number] => [Date.parse(row[0] as string), Date.parse(row[1] as string)]),
+      ).visitors,
+    );
   });
 
   it('keeps only the current period’s salt: salts of past periods are swept away', async () => {

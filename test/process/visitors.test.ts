@@ -13,7 +13,15 @@ import { VISITOR_PRECISION } from '../../src/domain/visitors/VisitorPrecision';
 import { embeddedDatabaseUri } from '../support/embeddedDatabaseUri';
 import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
-import { distinctVisitors, hitsBetween, recountDays, recountMonths, sumHits, within } from '../support/recountHits';
+import {
+  distinctVisitors,
+  hitsBetween,
+  recountDays,
+  recountMonths,
+  recountSpans,
+  sumHits,
+  within,
+} from '../support/recountHits';
 import type { SentHit } from '../support/recountHits';
 import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
@@ -208,14 +216,16 @@ describe('visitors sent through the three mutations, read back over 90 days', ()
     expect(site.points.reduce((sum, p) => sum + (p.visitors ?? 0), 0)).toBeGreaterThan(10 * PEOPLE.length);
   });
 
-  it('answers visitors per calendar month and against the previous 45 days', async () => {
+  it('answers visitors per ISO week, per calendar month and against the previous 45 days', async () => {
     const half = FROM + 45 * DAY;
     const { body } = await graphql<{
+      weeks: Series;
       months: Series;
       page: Series;
       recent: Series & { comparison: { from: string; total: number; visitors: number; visitorsChange: number } };
     }>(
       `query ($site: String!, $from: DateTime!, $half: DateTime!, $to: DateTime!) {
+        weeks: siteStats(site: $site, range: { from: $from, to: $to }, granularity: WEEK) { ${SERIES_FIELDS} }
         months: siteStats(site: $site, range: { from: $from, to: $to }, granularity: MONTH) { ${SERIES_FIELDS} }
         page: pageStats(site: $site, page: "/pricing", range: { from: $from, to: $to }, granularity: MONTH) { ${SERIES_FIELDS} }
         recent: siteStats(site: $site, range: { from: $half, to: $to }, granularity: DAY, compare: PREVIOUS_PERIOD) {
@@ -225,6 +235,22 @@ describe('visitors sent through the three mutations, read back over 90 days', ()
       { site: SITE, ...RANGE, half: iso(half) },
     );
     expect(body.errors).toBeUndefined();
+    // 3 August 2026 is a Monday: 13 weeks, the last one ending a day after the range.
+    const weeks = Array.from({ length: 13 }, (_, i): [number, number] => [
+      FROM + i * 7 * DAY,
+      FROM + (i + 1) * 7 * DAY,
+    ]);
+    const perWeek = recountSpans(HITS, weeks);
+    const weekly = body.data?.weeks as Series;
+    expect(weekly.points.map((p) => p.t)).toEqual(weeks.map(([start]) => iso(start)));
+    expect(weekly.points.map((p) => p.hits)).toEqual(perWeek.hits);
+    expect(
+      within(
+        weekly.points.map((p) => p.visitors),
+        perWeek.visitors,
+        SMALL,
+      ),
+    ).toEqual(perWeek.visitors);
     const monthStarts = [Date.UTC(2026, 7, 1), Date.UTC(2026, 8, 1), Date.UTC(2026, 9, 1)];
     for (const [stats, hits] of [
       [body.data?.months, HITS],
@@ -292,6 +318,55 @@ describe('visitors sent through the three mutations, read back over 90 days', ()
         SMALL,
       ),
     ).toEqual(expected.map((row) => row.visitors));
+  });
+
+  it('breaks the 90 days down by dimension: every hit direct and of an unknown device, its visitors estimated', async () => {
+    const { body } = await graphql<
+      Record<
+        'source' | 'device',
+        { totalCount: number; edges: Array<{ node: { value: string; hits: number; visitors: number | null } }> }
+      >
+    >(
+      `
+        query ($site: String!, $from: DateTime!, $to: DateTime!) {
+          source: breakdown(site: $site, dimension: SOURCE, range: { from: $from, to: $to }) {
+            totalCount
+            edges {
+              node {
+                value
+                hits
+                visitors
+              }
+            }
+          }
+          device: breakdown(site: $site, dimension: DEVICE, range: { from: $from, to: $to }) {
+            totalCount
+            edges {
+              node {
+                value
+                hits
+                visitors
+              }
+            }
+          }
+        }
+      `,
+      { site: SITE, ...RANGE },
+    );
+    expect(body.errors).toBeUndefined();
+    // The hits carried no referrer and no User-Agent: one value each, holding every hit of the partial month and
+    // the two whole ones.
+    expect(body.data?.source).toEqual({
+      totalCount: 1,
+      edges: [{ node: { value: '(direct)', hits: sumHits(HITS), visitors: null } }],
+    });
+    const device = body.data?.device.edges.map((edge) => edge.node) ?? [];
+    expect(device.map(({ value, hits }) => ({ value, hits }))).toEqual([{ value: '(unknown)', hits: sumHits(HITS) }]);
+    // Per-value sketches have 256 registers (VISITOR_PRECISION.minute); 40 people is past their sparse range.
+    const people = distinctVisitors(HITS);
+    const spread = 3 * relativeStandardError(VISITOR_PRECISION.minute) * people;
+    expect(device[0]?.visitors).toBeGreaterThanOrEqual(Math.floor(people - spread));
+    expect(device[0]?.visitors).toBeLessThanOrEqual(Math.ceil(people + spread));
   });
 
   it('exports the same visitors per day as GraphQL, in CSV for the site and NDJSON for a page', async () => {

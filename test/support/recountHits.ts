@@ -61,6 +61,15 @@ export function recountDays(
   return { hits: perDay.map(sumHits), visitors: perDay.map(distinctVisitors) };
 }
 
+/** Hits and distinct visitors in each half-open span [from, to). */
+export function recountSpans(
+  hits: readonly SentHit[],
+  spans: ReadonlyArray<readonly [number, number]>,
+): { hits: number[]; visitors: number[] } {
+  const perSpan = spans.map(([from, to]) => hitsBetween(hits, from, to));
+  return { hits: perSpan.map(sumHits), visitors: perSpan.map(distinctVisitors) };
+}
+
 /** Hits and distinct visitors per UTC calendar month holding any of `months` (their starts, UTC). */
 export function recountMonths(
   hits: readonly SentHit[],
