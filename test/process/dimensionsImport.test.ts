@@ -41,8 +41,9 @@ const FROM = Date.UTC(2026, 8, 14);
 const DAYS = 3;
 const iso = (t: number): string => new Date(t).toISOString();
 const RANGE = { from: iso(FROM), to: iso(FROM + DAYS * DAY) };
+/** nginx's `main` format behind a load balancer, with the virtual host in front and the request time after. */
 const NGINX_FORMAT =
-  '$host $remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time';
+  '$host $remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$http_x_forwarded_for" $request_time';
 /** Why ±1: see test/support/dimensionBreakdowns.ts. */
 const SMALL = 1;
 
@@ -115,15 +116,18 @@ function logLines(seed: number, count: number, site: string, hosts: readonly str
 const userAgentText = (line: LogLine): string =>
   line.userAgent === undefined ? '-' : typeof line.userAgent === 'string' ? line.userAgent : line.userAgent.userAgent;
 
-function combined(line: LogLine): string {
+function combined(line: LogLine, remoteAddr = line.ip.ip): string {
   return (
-    `${line.ip.ip} - - [${timeLocal(line.at, line.offsetMinutes)}] "${line.method} ${line.target} HTTP/1.1" ` +
+    `${remoteAddr} - - [${timeLocal(line.at, line.offsetMinutes)}] "${line.method} ${line.target} HTTP/1.1" ` +
     `${line.status} 512 "${line.referrer.url ?? '-'}" "${userAgentText(line)}"`
   );
 }
 
-function nginx(line: LogLine): string {
-  return `${line.host} ${combined(line)} 0.004`;
+/** Every other line came through the load balancer (10.0.0.2), which logs the client first in X-Forwarded-For. */
+function nginx(line: LogLine, index: number): string {
+  return index % 2 === 0
+    ? `${line.host} ${combined(line, '10.0.0.2')} "${line.ip.ip}, 10.0.0.1" 0.004`
+    : `${line.host} ${combined(line)} "-" 0.004`;
 }
 
 /** What the importer must count: page views only, one visitor per address, User-Agent and UTC day. */
@@ -170,9 +174,9 @@ const cleanups: Array<() => Promise<unknown> | unknown> = [];
 beforeAll(async () => {
   assertBuilt();
   dir = temporaryDataDir('import');
-  fs.writeFileSync(path.join(dir, 'combined.log'), `${COMBINED_LINES.map(combined).join('\n')}\n`);
+  fs.writeFileSync(path.join(dir, 'combined.log'), `${COMBINED_LINES.map((line) => combined(line)).join('\n')}\n`);
   fs.writeFileSync(path.join(dir, 'nginx.log'), `${NGINX_LINES.map(nginx).join('\n')}\n`);
-  fs.writeFileSync(path.join(dir, 'quiet.log'), `${QUIET_LINES.map(combined).join('\n')}\n`);
+  fs.writeFileSync(path.join(dir, 'quiet.log'), `${QUIET_LINES.map((line) => combined(line)).join('\n')}\n`);
   server = startServer({ TALLY_DATA_DIR: path.join(dir, 'server') });
   base = await waitUntilServing(server);
 }, 120_000);
@@ -293,7 +297,7 @@ describe('tally import into a running server (GraphQL)', () => {
     await expectImported(base, 'logs.example', hits);
   });
 
-  it("reads an nginx log_format's $http_referer and $http_user_agent, sites from $host", async () => {
+  it("reads an nginx log_format's $http_referer, $http_user_agent and $http_x_forwarded_for, sites from $host", async () => {
     const summary = await runImport([
       '--url',
       `${base}/graphql`,
@@ -355,6 +359,8 @@ describe('tally import --mongodb-uri, straight into the database of another data
       ...rawInputs(),
       ...[...COMBINED_LINES, ...NGINX_LINES, ...QUIET_LINES].flatMap((line) => line.referrer.url ?? []),
       '/docs/secret-page-31',
+      '10.0.0.1',
+      '10.0.0.2',
     ];
     for (const stored of [
       await storedText(embeddedDatabaseUri(server), 'tally'),
