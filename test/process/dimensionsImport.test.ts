@@ -67,7 +67,11 @@ interface LogLine {
   readonly utm: UtmCase;
 }
 
-/** People: an address and a browser each; the first three addresses are shared by two browsers each (a NAT). */
+/**
+ * People: an address and a browser each; the first three addresses are shared by two browsers each (a NAT). Over
+ * the 3 days a value has at most 30 visitor ids (desktop: 10 people, a new id each day), inside the per-value
+ * sketches' sparse range (32), where ±1 holds.
+ */
 const PEOPLE = Array.from({ length: 18 }, (_, k) => ({
   ip: CLIENT_IPS[k % CLIENT_IPS.length] as ClientIpCase,
   userAgent: USER_AGENTS[BROWSER_NAMES[(k * 3) % BROWSER_NAMES.length] as keyof typeof USER_AGENTS],
