@@ -888,7 +888,45 @@ function build() {
   }
 }
 
+/**
+ * `--test-patches`: applies PATCHES to a copy of the module's source and runs FerretDB's own tests of the packages
+ * they touch, with tally's randomized tests (scripts/ferretdb-patch-tests/) beside them. Needs Go and the module proxy.
+ */
+function testPatches() {
+  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' };
+  const info = JSON.parse(
+    execFileSync('go', ['mod', 'download', '-json', `${MODULE}@${VERSION}`], { env, encoding: 'utf8' }),
+  );
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-ferretdb-test-'));
+  try {
+    const src = path.join(work, 'src');
+    fs.cpSync(info.Dir, src, { recursive: true });
+    for (const entry of fs.readdirSync(src, { recursive: true })) {
+      const file = path.join(src, entry);
+      fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
+    }
+    applyPatches(src);
+    fs.copyFileSync(
+      path.join(__dirname, 'ferretdb-patch-tests', 'sjson_tally_test.go'),
+      path.join(src, 'internal', 'handler', 'sjson', 'tally_test.go'),
+    );
+    // FerretDB's test helpers look for the repository root by its .git directory.
+    fs.mkdirSync(path.join(src, '.git'));
+    execFileSync('go', ['test', './internal/handler/sjson/', './internal/types/'], {
+      cwd: src,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 function main() {
+  if (process.argv.includes('--test-patches')) {
+    testPatches();
+    return;
+  }
   const ifNeeded = process.argv.includes('--if-needed');
   if (fs.existsSync(target)) {
     process.stdout.write(`${target}\n`);
