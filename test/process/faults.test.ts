@@ -248,8 +248,10 @@ describe('database faults, on the real processes', () => {
     const wal = path.join(dataDir, 'ferretdb', `tally.sqlite-wal`);
     const hits = Array.from({ length: 1_000 }, (_, i) => ({ site: 'faults.example', page: `/w${i}`, at: AT }));
     let largest = 0;
-    // 10 batches over the same 1,000 pages: about 30,000 document writes, well over 100 MB of pages written.
-    for (let round = 0; round < 10; round++) {
+    // 20 batches over the same 1,000 pages: about 60,000 document writes, well over 200 MB of pages written. Before
+    // patch 5 of scripts/ensure-ferretdb.js the log kept every page ever written; with it, it resets at checkpoints,
+    // which a loaded machine (slower transactions overlapping longer) delays: 38–43 MB seen there, 4 MB when quiet.
+    for (let round = 0; round < 20; round++) {
       const reply = await server.graphql('mutation ($hits: [HitInput!]!) { recordHits(hits: $hits) { total } }', {
         hits,
       });
@@ -257,7 +259,7 @@ describe('database faults, on the real processes', () => {
       largest = Math.max(largest, fs.existsSync(wal) ? fs.statSync(wal).size : 0);
     }
     expect(largest).toBeGreaterThan(0);
-    expect(largest).toBeLessThan(32 * 1024 * 1024);
+    expect(largest).toBeLessThan(64 * 1024 * 1024);
     expect(await stopWith(server, 'SIGTERM')).toBe(0);
   });
 });

@@ -1,0 +1,170 @@
+// Randomized checks of tally's FerretDB patches to internal/handler/sjson (scripts/ensure-ferretdb.js PATCHES 9):
+// copied into a patched copy of FerretDB's source and run with its own tests by `node scripts/ensure-ferretdb.js --test-patches`.
+
+package sjson
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+var runes = []rune("abcXYZ019 _-.$éü日本\t\n\u0001\u007f😀'<>&/\"\\")
+
+func randString(r *rand.Rand, n int) string {
+	out := make([]rune, r.Intn(n+1))
+	for i := range out {
+		out[i] = runes[r.Intn(len(runes))]
+	}
+	return string(out)
+}
+
+func randKey(r *rand.Rand) string {
+	keyRunes := []rune("abc019_-éü日😀")
+	out := make([]rune, 1+r.Intn(6))
+	for i := range out {
+		out[i] = keyRunes[r.Intn(len(keyRunes))]
+	}
+	return string(out)
+}
+
+func randValue(r *rand.Rand, depth int, plain bool) any {
+	k := r.Intn(13)
+	if depth > 3 && k < 2 {
+		k = 2
+	}
+	switch k {
+	case 0:
+		d := must.NotFail(types.NewDocument())
+		for i, n := 0, r.Intn(6); i < n; i++ {
+			key := randKey(r)
+			if !d.Has(key) {
+				d.Set(key, randValue(r, depth+1, plain))
+			}
+		}
+		return d
+	case 1:
+		a := types.MakeArray(0)
+		for i, n := 0, r.Intn(5); i < n; i++ {
+			a.Append(randValue(r, depth+1, plain))
+		}
+		return a
+	case 2:
+		return int32(r.Int31() - r.Int31())
+	case 3:
+		return r.Int63() - r.Int63()
+	case 4:
+		return r.NormFloat64() * 1e6
+	case 5:
+		return randString(r, 12)
+	case 6:
+		return r.Intn(2) == 0
+	case 7:
+		return time.UnixMilli(r.Int63n(4e12)).UTC()
+	case 8:
+		return types.Null
+	case 9:
+		return types.ObjectID{byte(r.Intn(256)), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	case 10:
+		return []int32{0, 1, -1, 255, 256, -2147483648, 2147483647, 100}[r.Intn(8)]
+	case 11:
+		if plain {
+			return int32(7)
+		}
+		return types.Binary{Subtype: types.BinaryGeneric, B: []byte{1, 2, byte(r.Intn(256))}}
+	default:
+		if plain {
+			return "x"
+		}
+		return types.Regex{Pattern: randString(r, 5), Options: "i"}
+	}
+}
+
+func TestTallyFastDecodeRoundTrips(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	fast := 0
+	for i := 0; i < 30000; i++ {
+		plain := i%2 == 0
+		d := must.NotFail(types.NewDocument())
+		for j, n := 0, r.Intn(12); j < n; j++ {
+			key := randKey(r)
+			if !d.Has(key) {
+				d.Set(key, randValue(r, 0, plain))
+			}
+		}
+		data, err := Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Unmarshal(data)
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		again, err := Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, again) {
+			t.Fatalf("round trip changed the document:\n%s\n%s", data, again)
+		}
+		if _, ok := tallyUnmarshal(data); ok {
+			fast++
+		} else if plain {
+			t.Fatalf("fast path gave up on a plain document: %s", data)
+		}
+	}
+	if fast < 15000 {
+		t.Fatalf("fast path taken %d times", fast)
+	}
+}
+
+func TestTallyInt32(t *testing.T) {
+	for _, c := range []struct {
+		in string
+		n  int32
+		ok bool
+	}{
+		{"0", 0, true}, {"-1", -1, true}, {"2147483647", 2147483647, true}, {"-2147483648", -2147483648, true},
+		{"2147483648", 0, false}, {"-2147483649", 0, false}, {"01", 0, false}, {"", 0, false}, {"-", 0, false},
+		{"1.5", 0, false}, {"1e3", 0, false}, {"12345678901", 0, false}, {" 1", 0, false},
+	} {
+		n, ok := tallyInt32([]byte(c.in))
+		if n != c.n || ok != c.ok {
+			t.Errorf("tallyInt32(%q) = %d, %v; want %d, %v", c.in, n, ok, c.n, c.ok)
+		}
+	}
+}
+
+func TestTallyFastDecodeGivesUpOnForeignJSON(t *testing.T) {
+	for _, data := range []string{
+		`{"$s":{"p":{"a":{"t":"int"}},"$k":["a"]},"a":1,"a":2}`,
+		`{"$s":{"p":{"a":{"t":"int"}},"$k":["a","a"]},"a":1}`,
+		`{"$s":{"p":{"a":{"t":"int"}},"$k":["a"],"x":1},"a":1}`,
+		`{"a":1,"$s":{"p":{"a":{"t":"int"}},"$k":["a"]}}`,
+		`{"$s":{"p":{"a":{"t":"int"}},"$k":["a"]},"a":1} x`,
+		`{"$s":{"p":{"a":{"t":"int"}},"$k":["a"]},"a":"1}`,
+		`{"$s":{"p":{"a":{"t":"int"}},"$k":["a"]},"b":1}`,
+	} {
+		if _, ok := tallyUnmarshal([]byte(data)); ok {
+			t.Errorf("fast path accepted %s", data)
+		}
+	}
+}
+
+func BenchmarkTallyUnmarshalSketch(b *testing.B) {
+	v := must.NotFail(types.NewDocument())
+	for i := 0; i < 800; i++ {
+		v.Set(string(rune('0'+i%10))+string(rune('a'+i/10%26))+string(rune('a'+i/260)), int32(i*7919))
+	}
+	d := must.NotFail(types.NewDocument("_id", "20260101/site/page", "daily", int32(5), "v", v))
+	data := must.NotFail(Marshal(d))
+	b.Run("patched", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			must.NotFail(Unmarshal(data))
+		}
+	})
+}
