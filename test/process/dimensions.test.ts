@@ -60,7 +60,12 @@ interface MutationInput {
 
 const PATHS = ['/', '/catalog', '/checkout'];
 const SHOPPERS = Array.from({ length: 24 }, (_, i) => `shopper-${i}-c0ffee-id`);
-const REFERRERS = [...EXTERNAL_REFERRERS, internalReferrer(SHOP, '/cart/secret-basket-77')];
+const REFERRERS: ReferrerCase[] = [
+  ...EXTERNAL_REFERRERS,
+  internalReferrer(SHOP, '/cart/secret-basket-77'),
+  // A subdomain of the site is another site: a source, not internal.
+  { url: `https://help.${SHOP}/articles/returns-42`, source: `help.${SHOP}`, secret: '/articles/returns-42' },
+];
 
 function mutationInputs(): MutationInput[] {
   const random = seededRandom(20);
