@@ -4,7 +4,7 @@
  * origin with real User-Agents, X-Forwarded-For addresses (IPv4, IPv6, private, a proxy chain), referrers and UTM
  * parameters in the page; every dimension's breakdown and the visitors of pages and site are read back and compared
  * with an independent recount (one person per address and User-Agent under the day's salt). Then the salts: only
- * the current period's is kept, and a new period counts a returning person again. Afterwards no raw address,
+ * the current period's is kept, a restart keeps it, and a new period counts a returning person again. Afterwards no raw address,
  * User-Agent or referrer is anywhere in the database. (The same beacon from a page in Chromium: test/browser.)
  */
 import fs from 'node:fs';
@@ -336,6 +336,16 @@ describe('the beacon from another origin, behind a trusted proxy', () => {
       what: 'the sweep (every second) to delete the salts of past periods',
     });
     expect(await saltIds()).toEqual([saltId(Date.now())]);
+  });
+
+  it("keeps the day's salt across a restart: a returning person on the same day is not counted again", async () => {
+    expect(await stopWith(server, 'SIGTERM')).toBe(0);
+    server = start();
+    base = await waitUntilServing(server);
+    const before = await siteVisitors();
+    // The first person again, on a new process: it reads the day's salt back from the database.
+    expect((await sendBeacon(base, BEACONS[0] as BeaconInput)).status).toBe(204);
+    expect(await siteVisitors()).toEqual({ total: before.total + 1, visitors: before.visitors });
   });
 
   it('counts a returning person again under a new salt period (VISITOR_SALT_ROTATION=month after day)', async () => {

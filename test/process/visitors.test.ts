@@ -3,8 +3,8 @@
  * hits carrying visitor ids sent through all three mutations over 90 days, then the visitors of each page, of the
  * site and of every day read back from GraphQL and from GET /export, against an independent recount of what was
  * sent. Small counts (sparse sketches) come back within ±1; a count of 2,000 within 3 standard errors of its
- * precision. Bad visitor ids are refused naming field and row, with nothing written; and no visitor id sent is
- * anywhere in the database afterwards.
+ * precision. A restart keeps the visitor secret, so a known person stays one person. Bad visitor ids are refused
+ * naming field and row, with nothing written; and no visitor id sent is anywhere in the database afterwards.
  */
 import fs from 'node:fs';
 import { seededRandom } from '../../bench/shared/random';
@@ -480,6 +480,39 @@ describe('visitors sent through the three mutations, read back over 90 days', ()
       site: site.visitors,
       inside: true,
     });
+  });
+});
+
+describe('the visitor secret across a restart', () => {
+  it('counts a known person again on a new process as the same person (the secret is read back)', async () => {
+    const person = PEOPLE[0] as string;
+    const seen = HITS.find((hit) => hit.visitor === person) as SentHit;
+    const day = seen.at - (seen.at % DAY);
+    const read = async (): Promise<{ total: number; visitors: number | null }> => {
+      const { body } = await graphql<{ siteStats: { total: number; visitors: number | null } }>(
+        `
+          query ($site: String!, $from: DateTime!, $to: DateTime!) {
+            siteStats(site: $site, range: { from: $from, to: $to }, granularity: DAY) {
+              total
+              visitors
+            }
+          }
+        `,
+        { site: SITE, from: iso(day), to: iso(day + DAY) },
+      );
+      expect(body.errors).toBeUndefined();
+      return body.data?.siteStats as { total: number; visitors: number | null };
+    };
+    const before = await read();
+    expect(await stopWith(server, 'SIGTERM')).toBe(0);
+    server = startServer({ TALLY_DATA_DIR: dataDir });
+    base = await waitUntilServing(server);
+    const { body } = await graphql(
+      `mutation ($at: DateTime!, $visitor: String!) { recordHit(site: "${SITE}", page: "/", at: $at, visitor: $visitor) { count } }`,
+      { at: iso(day + 3_600_000), visitor: person },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(await read()).toEqual({ total: before.total + 1, visitors: before.visitors });
   });
 });
 
