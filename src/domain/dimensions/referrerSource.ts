@@ -2,8 +2,10 @@
  * The source dimension from a referrer: its host, lower-case, IDNs in Unicode (`xn--bcher-kva.de` and
  * `bücher.de` are one), without `www.`, port, credentials or trailing dot, then named when knownSource knows it.
  * No referrer is `(direct)`; the site's own host (or the page's) is `(internal)`; anything but an absolute
- * http(s) or android-app URL (or a protocol-relative one) is `(unknown)`.
+ * http(s) or android-app URL (or a protocol-relative one) is `(unknown)`, and so is a host that is an IP address:
+ * tally stores no IP address in any dimension, whoever's it is.
  */
+import { isIP } from 'node:net';
 import { domainToUnicode } from 'node:url';
 import { MAX_DIMENSION_VALUE_LENGTH } from './Dimension';
 import { DIRECT, INTERNAL, UNKNOWN } from './dimensionMarkers';
@@ -14,7 +16,7 @@ export function referrerSource(referrer: string | undefined, siteHost: string, p
   const text = referrer?.trim() ?? '';
   if (text === '') return DIRECT;
   const host = referrerHost(text);
-  if (host === undefined) return UNKNOWN;
+  if (host === undefined || isIpLiteral(host)) return UNKNOWN;
   if (host === sourceHost(siteHost) || (pageHost !== undefined && host === sourceHost(pageHost))) return INTERNAL;
   return knownSource(host) ?? normaliseValue(host, MAX_DIMENSION_VALUE_LENGTH.source, UNKNOWN);
 }
@@ -44,4 +46,9 @@ export function sourceHost(host: string): string {
   if (name.endsWith('.')) name = name.slice(0, -1);
   if (name.includes('xn--')) name = domainToUnicode(name) || name;
   return name;
+}
+
+/** `192.168.1.5`, `[2001:db8::1]` (URL keeps IPv6 hosts bracketed). */
+function isIpLiteral(host: string): boolean {
+  return isIP(host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host) !== 0;
 }

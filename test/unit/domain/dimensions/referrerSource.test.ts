@@ -15,8 +15,9 @@ describe('referrerSource', () => {
     ['https://user:secret@example.org/', 'example.org'],
     ['https://example.org./', 'example.org'],
     ['//cdn.example.org/x', 'cdn.example.org'],
-    ['http://192.0.2.1:3000/', '192.0.2.1'],
-    ['http://[2001:db8::1]:8080/', '[2001:db8::1]'],
+    // A host that is an IP address is stored as no source: no IP address is kept in any dimension.
+    ['http://192.0.2.1:3000/', UNKNOWN],
+    ['http://[2001:db8::1]:8080/', UNKNOWN],
     // IDN: punycode and Unicode are one source, shown in Unicode
     ['https://xn--bcher-kva.de/', 'bücher.de'],
     ['https://bücher.de/', 'bücher.de'],
