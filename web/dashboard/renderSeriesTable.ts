@@ -21,6 +21,8 @@ function row(series: ViewSeries): HTMLTableRowElement {
   if (series.failed) tr.classList.add('failed');
   const name = document.createElement('td');
   name.append(swatch(series.color), series.label);
+  // Long pages are cut to the column's width: the whole label shows on hover.
+  name.title = series.label;
   const hits = document.createElement('td');
   hits.className = 'total';
   hits.textContent = series.failed ? MISSING : formatCount(series.hits.reduce((a, b) => a + b, 0));
