@@ -561,12 +561,16 @@ describeInChromium('the dashboard', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
     const rows = await page.locator('#totals tbody tr').allInnerTexts();
-    // Hits without visitor ids: the visitors column says 0, which is what was sent.
+    // Hits without visitor ids: the visitors column says 0, which is what was sent. On an HOUR chart pages'
+    // visitors are read per UTC day, marked *.
     expect(rows.map((row) => row.split('\t').map((cell) => cell.trim()))).toEqual([
       ['top.test (whole site)', '4', '0'],
-      ['/a', '3', '0'],
-      ['/b', '1', '0'],
+      ['/a', '3', '0*'],
+      ['/b', '1', '0*'],
     ]);
+    expect(await page.locator('#totals tbody tr.page td.visitors').first().getAttribute('title')).toMatch(
+      /^visitors counted over \d+ \w{3}( – \d+ \w{3})? UTC$/,
+    );
     await page.close();
   });
 });

@@ -270,7 +270,7 @@ async function load(view: View): Promise<void> {
   const filter = plan && 'granularity' in plan ? view.filter : undefined;
   const readAt = Date.now();
   const result = await query<ViewResult>({
-    query: viewQuery({ pageCount: pages.length, filtered: filter !== undefined }),
+    query: viewQuery({ pageCount: pages.length, filtered: filter !== undefined, granularity: view.granularity }),
     variables: viewVariables({ site: view.site, pages, range, granularity: view.granularity, filter }),
   });
   if (mine !== generation) return;

@@ -5,7 +5,7 @@
  */
 import { describeFilter } from './dimensionFilter';
 import type { DimensionFilter } from './dimensionFilter';
-import type { SeriesResult, ViewResult } from './operations';
+import type { SeriesResult, ViewResult, VisitorsResult } from './operations';
 
 export const SITE_COLOR = '#52606d';
 export const VISITORS_COLOR = '#0d9488';
@@ -44,16 +44,28 @@ export interface ViewSeriesInput {
   readonly filter?: DimensionFilter | undefined;
 }
 
-function otherVisitorsSpan(series: SeriesResult): { from: number; to: number } | undefined {
-  if (series.visitors === null || series.visitorsFrom === null || series.visitorsTo === null) return undefined;
-  const from = Date.parse(series.visitorsFrom);
-  const to = Date.parse(series.visitorsTo);
+/** The span `counted` counts visitors over, when it is not the hits' span of `series`. */
+function otherVisitorsSpan(
+  series: SeriesResult,
+  counted: Partial<VisitorsResult>,
+): { from: number; to: number } | undefined {
+  if (counted.visitors == null || counted.visitorsFrom == null || counted.visitorsTo == null) return undefined;
+  const from = Date.parse(counted.visitorsFrom);
+  const to = Date.parse(counted.visitorsTo);
   return from === Date.parse(series.from) && to === Date.parse(series.to) ? undefined : { from, to };
 }
 
 /** Undefined when no drawn series came back (every one failed). */
 export function viewSeries(result: ViewResult, input: ViewSeriesInput): ViewChart | undefined {
-  const drawn: Array<{ kind: ViewSeries['kind']; label: string; color: string; page?: string; data: unknown }> = [];
+  const drawn: Array<{
+    kind: ViewSeries['kind'];
+    label: string;
+    color: string;
+    page?: string;
+    data: unknown;
+    /** Where its visitors come from when not the series itself (pages' visitors by day). */
+    visitorsData?: unknown;
+  }> = [];
   if (input.siteDrawn) {
     drawn.push({ kind: 'site', label: `${input.site} (whole site)`, color: SITE_COLOR, data: result.site });
   }
@@ -61,18 +73,26 @@ export function viewSeries(result: ViewResult, input: ViewSeriesInput): ViewChar
     drawn.push({ kind: 'filtered', label: describeFilter(input.filter), color: FILTER_COLOR, data: result.filtered });
   }
   input.pages.forEach((page, i) =>
-    drawn.push({ kind: 'page', label: page, color: PAGE_COLORS[i % PAGE_COLORS.length]!, page, data: result[`p${i}`] }),
+    drawn.push({
+      kind: 'page',
+      label: page,
+      color: PAGE_COLORS[i % PAGE_COLORS.length]!,
+      page,
+      data: result[`p${i}`],
+      ...(`v${i}` in result ? { visitorsData: result[`v${i}`] } : {}),
+    }),
   );
   const first = drawn.map((d) => d.data as SeriesResult | null | undefined).find((s): s is SeriesResult => !!s);
   if (!first) return undefined;
   const starts = first.points.map((p) => Date.parse(p.t));
-  const series = drawn.map(({ data, ...rest }): ViewSeries => {
+  const series = drawn.map(({ data, visitorsData, ...rest }): ViewSeries => {
     const read = (data ?? null) as SeriesResult | null;
-    const visitorsSpan = read ? otherVisitorsSpan(read) : undefined;
+    const counted = (visitorsData !== undefined ? visitorsData : read) as Partial<VisitorsResult> | null;
+    const visitorsSpan = read && counted ? otherVisitorsSpan(read, counted) : undefined;
     return {
       ...rest,
       hits: read ? read.points.map((p) => p.hits) : starts.map(() => 0),
-      visitors: read?.visitors ?? null,
+      visitors: counted?.visitors ?? null,
       ...(visitorsSpan ? { visitorsSpan } : {}),
       failed: read === null,
     };

@@ -14,10 +14,14 @@ describe('the operations the browser pages send', () => {
   const schema = buildSchema();
 
   it.each([
-    ['the dashboard view with three pages', viewQuery({ pageCount: 3, filtered: false })],
-    ['the dashboard view with a charted value', viewQuery({ pageCount: 1, filtered: true })],
-    ['the dashboard view of a site without pages', viewQuery({ pageCount: 0, filtered: false })],
-    ['the dashboard view of a charted value without pages', viewQuery({ pageCount: 0, filtered: true })],
+    ['the dashboard view with three pages', viewQuery({ pageCount: 3, filtered: false, granularity: 'DAY' })],
+    ['the dashboard view with a charted value', viewQuery({ pageCount: 1, filtered: true, granularity: 'DAY' })],
+    ['the dashboard view by the hour', viewQuery({ pageCount: 2, filtered: false, granularity: 'HOUR' })],
+    ['the dashboard view of a site without pages', viewQuery({ pageCount: 0, filtered: false, granularity: 'MINUTE' })],
+    [
+      'the dashboard view of a charted value without pages',
+      viewQuery({ pageCount: 0, filtered: true, granularity: 'WEEK' }),
+    ],
     ['the dashboard top pages query', TOP_PAGES_QUERY],
     ['the dashboard live subscription', LIVE_SUBSCRIPTION],
     ["the playground's example", exampleQuery],
@@ -35,7 +39,7 @@ describe('the operations the browser pages send', () => {
 
 describe('the dashboard view query', () => {
   it('reads the site with its previous period, one aliased series per page, and one breakdown per panel', () => {
-    const query = viewQuery({ pageCount: 2, filtered: false });
+    const query = viewQuery({ pageCount: 2, filtered: false, granularity: 'DAY' });
     expect(query).toContain(
       'site: siteStats(site: $site, range: { from: $from, to: $to }, granularity: $siteGranularity, compare: PREVIOUS_PERIOD)',
     );
@@ -51,8 +55,29 @@ describe('the dashboard view query', () => {
     expect(query.match(/first: 10\)/g)).toHaveLength(6);
   });
 
+  it.each(['SECOND', 'MINUTE', 'HOUR'] as const)(
+    "reads pages' visitors of a %s chart per UTC day, from the day documents",
+    (granularity) => {
+      const query = viewQuery({ pageCount: 2, filtered: false, granularity });
+      expect(query).toContain(
+        'p1: pageStats(site: $site, page: $p1, range: { from: $from, to: $to }, granularity: $granularity) { from to total points { t hits } }',
+      );
+      expect(query).toContain(
+        'v1: pageStats(site: $site, page: $p1, range: { from: $from, to: $to }, granularity: DAY) { visitors visitorsFrom visitorsTo }',
+      );
+    },
+  );
+
+  it.each(['DAY', 'WEEK', 'MONTH'] as const)("reads pages' visitors of a %s chart with their series", (granularity) => {
+    const query = viewQuery({ pageCount: 2, filtered: false, granularity });
+    expect(query).toContain(
+      'granularity: $granularity) { from to total visitors visitorsFrom visitorsTo points { t hits } }',
+    );
+    expect(query).not.toContain('v0:');
+  });
+
   it('adds the charted value as a filtered site series at the chart granularity', () => {
-    expect(viewQuery({ pageCount: 0, filtered: true })).toContain(
+    expect(viewQuery({ pageCount: 0, filtered: true, granularity: 'WEEK' })).toContain(
       'filtered: siteStats(site: $site, range: { from: $from, to: $to }, granularity: $granularity, filter: $filter)',
     );
     expect(
@@ -93,7 +118,7 @@ describe('the dashboard view query', () => {
   });
 
   it('declares $granularity only when a field uses it', () => {
-    expect(viewQuery({ pageCount: 0, filtered: false })).not.toContain('$granularity');
+    expect(viewQuery({ pageCount: 0, filtered: false, granularity: 'MINUTE' })).not.toContain('$granularity');
     expect(viewVariables({ site: 's', pages: [], range: { from: 'f', to: 't' }, granularity: 'HOUR' })).toEqual({
       site: 's',
       from: 'f',

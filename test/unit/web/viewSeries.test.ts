@@ -1,4 +1,4 @@
-import type { SeriesResult, SiteResult, ViewResult } from '../../../web/dashboard/operations';
+import type { SeriesResult, SiteResult, ViewResult, VisitorsResult } from '../../../web/dashboard/operations';
 import { FILTER_COLOR, PAGE_COLORS, SITE_COLOR, viewSeries } from '../../../web/dashboard/viewSeries';
 
 const DAY = 86_400_000;
@@ -10,7 +10,7 @@ function series(
   visitors: number | null,
   visitorsFrom = FROM,
   visitorsTo = FROM + hits.length * DAY,
-): SeriesResult {
+): SeriesResult & VisitorsResult {
   return {
     from: iso(FROM),
     to: iso(FROM + hits.length * DAY),
@@ -61,6 +61,24 @@ describe('the chart and table of a view', () => {
         visitorsSpan: { from: FROM - DAY, to: FROM + 3 * DAY },
         failed: false,
       },
+    ]);
+  });
+
+  it("takes pages' visitors from their day series when the view reads them by day, marked with that span", () => {
+    const hourly = { ...series([1, 2], null), from: iso(FROM + 3_600_000), to: iso(FROM + 2 * 3_600_000) };
+    const chart = viewSeries(
+      {
+        site: { ...series([3], 2), comparison: null },
+        p0: hourly,
+        v0: { visitors: 3, visitorsFrom: iso(FROM), visitorsTo: iso(FROM + DAY) },
+        p1: hourly,
+        v1: null,
+      },
+      { site: 'a.com', pages: ['/', '/x'], siteDrawn: false },
+    );
+    expect(chart?.series.map((s) => [s.label, s.visitors, s.visitorsSpan])).toEqual([
+      ['/', 3, { from: FROM, to: FROM + DAY }],
+      ['/x', null, undefined],
     ]);
   });
 
