@@ -546,6 +546,36 @@ describeInChromium('the dashboard', () => {
     }
   });
 
+  it('re-reads the figures and panels once a minute, for hits the live updates do not carry', async () => {
+    const record = async (page: string, referrer?: string): Promise<void> => {
+      const { body } = await app.graphqlAs(OPS, 'mutation($hits: [HitInput!]!) { recordHits(hits: $hits) { total } }', {
+        hits: [{ site: 'refresh.test', page, visitor: `v-${page}`, ...(referrer ? { referrer } : {}) }],
+      });
+      expect(body.errors).toBeUndefined();
+    };
+    await record('/');
+    const page = await chromium.context.newPage();
+    // The page's timers run on a clock the test moves: the minute passes without waiting for it.
+    await page.clock.install();
+    await page.goto(`${app.url}/dashboard?site=refresh.test&range=24h&pages=/`);
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    expect(await figures(page)).toEqual(['1 visitor —', '1 hit —', '1 hits per visitor —']);
+    expect(await panelRows(page, 'sources')).toEqual([['(direct)', '1', '—']]);
+
+    // A hit on a page the chart does not show: no subscription carries it, the minute's re-read does.
+    await record('/elsewhere', 'https://www.bing.com/');
+    await page.clock.fastForward(60_000);
+    await page.locator('#panel-sources tr[data-value="Bing"]').waitFor(WAIT);
+    expect(await panelRows(page, 'sources')).toEqual([
+      ['(direct)', '1', '—'],
+      ['Bing', '1', '—'],
+    ]);
+    expect(await figures(page)).toEqual(['2 visitors —', '2 hits —', '1 hits per visitor —']);
+    await page.close();
+  });
+
   it("charts the site's top pages when no page is chosen", async () => {
     const at = new Date(Date.now() - 5 * 60_000).toISOString();
     await app.graphqlAs(
