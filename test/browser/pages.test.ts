@@ -1,9 +1,10 @@
 /**
  * The three browser pages in Chromium, against a whole tally instance: the playground runs the
  * README's Dashboard query and a subscription; a page on another origin includes /tally.js and navigates
- * like a single-page app, and pageStats counts its views; the dashboard charts the right totals and
- * updates live. No request may leave 127.0.0.1. Screenshots go to test-artifacts/browser/. Without Chromium the
- * tests are skipped, and the run's summary names them, says why and how to run them (see test/support/chromium).
+ * like a single-page app, and pageStats and every dimension's breakdown count its views; the dashboard shows the
+ * right figures, totals and panels, charts a clicked value, and updates live. No request may leave 127.0.0.1.
+ * Screenshots go to test-artifacts/browser/. Without Chromium the tests are skipped, and the run's summary names
+ * them, says why and how to run them (see test/support/chromium).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { parseUserAgent } from '../../src/domain/dimensions/parseUserAgent';
 import { buildTestWeb } from '../support/buildTestWeb';
 import { browserTestsRun, isLocal, launchChromium } from '../support/chromium';
 import type { RecordingBrowser } from '../support/chromium';
@@ -18,6 +20,8 @@ import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
 import { SECRETS, bearer } from '../support/testKeys';
 import { waitFor } from '../support/waitFor';
+import { DASHBOARD_SITE, SEED, current, previous, recount, seedHits, total, valueOf } from './dashboardSeed';
+import type { PanelDimension, Recount } from './dashboardSeed';
 
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'browser');
 const SITE_KEY = 'pk_browser_test_0123456789';
@@ -64,10 +68,10 @@ async function startOtherOrigin(): Promise<void> {
 async function screenshot(
   page: Page,
   name: string,
-  clip?: { x: number; y: number; width: number; height: number },
+  area: { clip: { x: number; y: number; width: number; height: number } } | { fullPage: true } | object = {},
 ): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), ...(clip ? { clip } : {}) });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), ...area });
 }
 
 interface CodeMirrorHost {
@@ -117,6 +121,137 @@ async function eventually<T>(read: () => Promise<T>, expected: T, what: string):
     intervalMs: 200,
     what: `${what} to be ${JSON.stringify(expected)}`,
   });
+}
+
+type BeaconDimension = PanelDimension | 'UTM_SOURCE' | 'UTM_MEDIUM';
+
+/**
+ * What the beacons said, counted by the rules of issue 20 written out again: the referrer's host without "www." and
+ * port, "(internal)" for the site's own host, "(direct)" without one; UTM values from the page's query (source and
+ * medium lower-cased); browser, OS and device from the User-Agent through the parser tally names in the README.
+ */
+function recountBeacons(
+  sent: ReadonlyArray<{ page: string; referrer?: string }>,
+  userAgent: string,
+): Record<BeaconDimension, Array<[string, number]>> {
+  const agent = parseUserAgent(userAgent);
+  const counts = new Map<BeaconDimension, Map<string, number>>();
+  const add = (dimension: BeaconDimension, value: string): void => {
+    const values = counts.get(dimension) ?? new Map<string, number>();
+    values.set(value, (values.get(value) ?? 0) + 1);
+    counts.set(dimension, values);
+  };
+  for (const beacon of sent) {
+    let source = '(direct)';
+    if (beacon.referrer) {
+      const host = new URL(beacon.referrer).hostname.replace(/^www\./, '');
+      source = host === 'beacon.test' ? '(internal)' : host;
+    }
+    add('SOURCE', source);
+    const query = new URLSearchParams(beacon.page.split('?')[1] ?? '');
+    const utm = (name: string, lower: boolean): string => {
+      const value = query.get(name)?.trim().replace(/\s+/g, ' ');
+      return value ? (lower ? value.toLowerCase() : value) : '(none)';
+    };
+    add('UTM_SOURCE', utm('utm_source', true));
+    add('UTM_MEDIUM', utm('utm_medium', true));
+    add('UTM_CAMPAIGN', utm('utm_campaign', false));
+    add('BROWSER', agent.browser);
+    add('OS', agent.os);
+    add('DEVICE', agent.device);
+    add('COUNTRY', '(unknown)');
+  }
+  const ranked = (values: Map<string, number>): Array<[string, number]> =>
+    [...values].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries([...counts].map(([dimension, values]) => [dimension, ranked(values)])) as Record<
+    BeaconDimension,
+    Array<[string, number]>
+  >;
+}
+
+/** Each dimension's breakdown of a site today, as [value, hits] pairs, all in one request. */
+async function breakdowns<D extends string>(
+  site: string,
+  dimensions: readonly D[],
+): Promise<Record<D, Array<[string, number]>>> {
+  const range = {
+    from: new Date(Date.now() - 3_600_000).toISOString(),
+    to: new Date(Date.now() + 60_000).toISOString(),
+  };
+  const fields = dimensions.map(
+    (d) =>
+      `${d}: breakdown(site: $site, dimension: ${d}, range: { from: $from, to: $to }, first: 100) { other totalCount edges { node { value hits } } }`,
+  );
+  const { body } = await app.graphqlAs<
+    Record<string, { other: number; totalCount: number; edges: { node: { value: string; hits: number } }[] }>
+  >(OPS, `query Breakdowns($site: String!, $from: DateTime!, $to: DateTime!) { ${fields.join(' ')} }`, {
+    site,
+    ...range,
+  });
+  expect(body.errors).toBeUndefined();
+  return Object.fromEntries(
+    dimensions.map((d) => {
+      const connection = body.data?.[d];
+      expect(connection?.other).toBe(0);
+      expect(connection?.totalCount).toBe(connection?.edges.length);
+      return [d, connection?.edges.map(({ node }): [string, number] => [node.value, node.hits]) ?? []];
+    }),
+  ) as Record<D, Array<[string, number]>>;
+}
+
+async function browserVisitors(site: string): Promise<Array<[string, number | null]>> {
+  const range = {
+    from: new Date(Date.now() - 3_600_000).toISOString(),
+    to: new Date(Date.now() + 60_000).toISOString(),
+  };
+  const { body } = await app.graphqlAs<{
+    breakdown: { edges: { node: { value: string; visitors: number | null } }[] };
+  }>(
+    OPS,
+    'query Visitors($site: String!, $from: DateTime!, $to: DateTime!) { breakdown(site: $site, dimension: BROWSER, range: { from: $from, to: $to }) { edges { node { value visitors } } } }',
+    { site, ...range },
+  );
+  return body.data?.breakdown.edges.map(({ node }): [string, number | null] => [node.value, node.visitors]) ?? [];
+}
+
+/** The six panels, by the alias the dashboard gives each (web/dashboard/panels.ts). */
+const PANEL_ALIASES: ReadonlyArray<[string, PanelDimension]> = [
+  ['sources', 'SOURCE'],
+  ['campaigns', 'UTM_CAMPAIGN'],
+  ['countries', 'COUNTRY'],
+  ['browsers', 'BROWSER'],
+  ['systems', 'OS'],
+  ['devices', 'DEVICE'],
+];
+
+/** The top-line figures as a person reads them: "7 visitors ▲ 75 %". */
+async function figures(page: Page): Promise<string[]> {
+  return (await page.locator('#figures .figure').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+}
+
+/** The series table's rows: name, hits, visitors. */
+async function tableRows(page: Page, rows = 'tr'): Promise<string[][]> {
+  return page
+    .locator(`#totals tbody ${rows}`)
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+}
+
+/** A panel's rows: value, hits, visitors. */
+async function panelRows(page: Page, alias: string): Promise<string[][]> {
+  return page
+    .locator(`#panel-${alias} tbody tr`)
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.getAttribute('data-value') ?? '',
+        tr.querySelector('td.hits')?.textContent ?? '',
+        tr.querySelector('td.visitors')?.textContent ?? '',
+      ]),
+    );
+}
+
+/** The chart legend's series names. */
+async function legend(page: Page): Promise<string[]> {
+  return page.locator('#chart .u-legend .u-series .u-label').allTextContents();
 }
 
 /** Secret keys for the API (read for the dashboard, everything for ops) and the test site's public key. */
@@ -202,9 +337,16 @@ describeInChromium('the playground', () => {
 });
 
 describeInChromium('the /tally.js beacon', () => {
-  it('counts the first view and two SPA navigations from another origin, without the query string', async () => {
+  it('counts the first view and two SPA navigations from another origin, without the query string, by every dimension the browser sent', async () => {
     const page = await chromium.context.newPage();
-    await page.goto(`${otherUrl}/`);
+    const beacons: string[] = [];
+    page.on('request', (request) => {
+      if (request.url() === `${app.url}/api/hit`) beacons.push(request.postData() ?? '');
+    });
+    // Arrives from a link on a blog, with a campaign in the URL.
+    await page.goto(`${otherUrl}/?utm_source=Mastodon&utm_medium=Social&utm_campaign=Launch%20Week`, {
+      referer: 'http://www.blog.example.org/posts/tally',
+    });
     await page.locator('#intro').click();
     await page.locator('#pricing').click();
     await page.locator('#same').click(); // replaceState to the same URL: not a new view
@@ -217,11 +359,24 @@ describeInChromium('the /tally.js beacon', () => {
     await page.locator('#counted').evaluate((element) => {
       element.textContent = 'tally counted (pageStats): / 1, /docs/intro 2, /pricing 1';
     });
-    await screenshot(page, 'beacon-site', { x: 0, y: 0, width: 1200, height: 330 });
+    await screenshot(page, 'beacon-site', { clip: { x: 0, y: 0, width: 1200, height: 330 } });
     // No cookies and nothing stored, on either origin.
     expect(await chromium.context.cookies()).toEqual([]);
     expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+
+    // Every dimension's breakdown equals a recount of what the browser sent: the referrer and page of each beacon,
+    // the browser's own User-Agent, and 127.0.0.1 (no country).
+    const userAgent = (await page.evaluate('navigator.userAgent')) as string;
     await page.close();
+    expect(beacons).toHaveLength(4);
+    const sent = beacons.map((body) => JSON.parse(body) as { page: string; referrer?: string });
+    expect(sent[0]?.referrer).toMatch(/^http:\/\/www\.blog\.example\.org\//);
+    const expected = recountBeacons(sent, userAgent);
+    const counted = await breakdowns('beacon.test', Object.keys(expected) as BeaconDimension[]);
+    expect(counted).toEqual(expected);
+    expect(counted.SOURCE.map(([value]) => value)).toEqual(['127.0.0.1', 'blog.example.org']);
+    // One browser on one address: one visitor, kept per browser family (DIMENSION_VISITORS).
+    expect(await browserVisitors('beacon.test')).toEqual([[parseUserAgent(userAgent).browser, 1]]);
   });
 
   it('records nothing for a Do Not Track visitor when the site asks for it, and counts them otherwise', async () => {
@@ -259,7 +414,10 @@ describeInChromium('the dashboard', () => {
     const totals = async (): Promise<string[]> => page.locator('#totals tbody td.total').allTextContents();
     expect(await totals()).toEqual(['6', '4', '2']);
     expect(await page.locator('#chart canvas').count()).toBe(1);
-    expect(await page.locator('#chart .u-legend .u-series').count()).toBe(4); // time, site, two pages
+    // Time, the site's hits and visitors, two pages.
+    expect(await page.locator('#chart .u-legend .u-series').count()).toBe(5);
+    // No visitor ids were sent: no visitors, no ratio; nothing in the hour before to compare with.
+    expect(await figures(page)).toEqual(['0 visitors —', '6 hits —', '— hits per visitor —']);
 
     await app.graphqlAs(
       OPS,
@@ -267,7 +425,10 @@ describeInChromium('the dashboard', () => {
     );
     await page.locator('#totals tbody tr.site td.total', { hasText: /^11$/ }).waitFor(WAIT);
     expect(await totals()).toEqual(['11', '4', '7']);
-    await screenshot(page, 'dashboard', { x: 0, y: 0, width: 1200, height: 600 });
+    // The hits figure follows live updates too, and the small print says the others are as read.
+    expect(await figures(page)).toEqual(['0 visitors —', '11 hits —', '— hits per visitor —']);
+    expect(await page.locator('#figure-notes').innerText()).toContain('Hits include live updates');
+    await screenshot(page, 'dashboard-live', { clip: { x: 0, y: 0, width: 1200, height: 600 } });
 
     // Another range re-reads the series: the week at hour granularity (minutes are not offered) has them too.
     await page.locator('select[name="range"]').selectOption('7d');
@@ -275,6 +436,143 @@ describeInChromium('the dashboard', () => {
     await page.locator('#totals tbody tr.site td.total', { hasText: /^11$/ }).waitFor(WAIT);
     expect(await totals()).toEqual(['11', '4', '7']);
     expect(new URL(page.url()).searchParams.get('granularity')).toBe('HOUR');
+    await page.close();
+  });
+
+  it('shows the top-line figures, the visitors line and the panels, and charts a clicked value', async () => {
+    await app.graphqlAs(OPS, 'mutation($hits: [HitInput!]!) { recordHits(hits: $hits) { total } }', {
+      hits: seedHits(Date.now()),
+    });
+    const page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 1100 });
+    const views: string[] = [];
+    page.on('request', (request) => {
+      if (request.url() === `${app.url}/graphql` && request.postData()?.includes('DashboardView')) {
+        views.push(request.postData() ?? '');
+      }
+    });
+    await page.goto(`${app.url}/dashboard?site=${DASHBOARD_SITE}&range=7d&granularity=DAY`);
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+
+    // The last 7 days (8 UTC days at DAY) against the 8 days before, recounted from what was sent.
+    const now = total(SEED.filter(current));
+    const before = total(SEED.filter(previous));
+    const change = (a: number, b: number): string => {
+      const percent = Math.round(((a - b) / b) * 100);
+      return `${percent > 0 ? '▲' : '▼'} ${Math.abs(percent)} %`;
+    };
+    const perVisitor = (r: Recount): number => r.hits / r.visitors;
+    expect(await figures(page)).toEqual([
+      `${now.visitors} visitors ${change(now.visitors, before.visitors)}`,
+      `${now.hits} hits ${change(now.hits, before.hits)}`,
+      `${perVisitor(now).toFixed(2)} hits per visitor ${change(perVisitor(now), perVisitor(before))}`,
+    ]);
+    expect(await figures(page)).toEqual(['7 visitors ▲ 75 %', '17 hits ▲ 70 %', '2.43 hits per visitor ▼ 3 %']);
+
+    // The series table: the whole site, then the top pages, each with hits and visitors.
+    const byPage = recount(SEED.filter(current), (row) => row.page);
+    expect(await tableRows(page)).toEqual([
+      [`${DASHBOARD_SITE} (whole site)`, String(now.hits), String(now.visitors)],
+      ...byPage.map(([p, r]) => [p, String(r.hits), String(r.visitors)]),
+    ]);
+    // Time, the site's hits, its visitors, four pages.
+    expect(await legend(page)).toEqual([
+      'Time',
+      `${DASHBOARD_SITE} (whole site)`,
+      `visitors (${DASHBOARD_SITE})`,
+      ...byPage.map(([p]) => p),
+    ]);
+
+    // Each panel: the values with their hits, and visitors where tally keeps them (browser, OS, device).
+    const sketched = new Set<PanelDimension>(['BROWSER', 'OS', 'DEVICE']);
+    for (const [alias, dimension] of PANEL_ALIASES) {
+      const expected = recount(SEED.filter(current), (row) => valueOf(row, dimension)).map(([value, r]) => [
+        value,
+        String(r.hits),
+        sketched.has(dimension) ? String(r.visitors) : '—',
+      ]);
+      expect([alias, await panelRows(page, alias)]).toEqual([alias, expected]);
+    }
+    expect(await page.locator('#panel-sources tr[data-value="(internal)"] .note').innerText()).toBe(
+      'from the site itself',
+    );
+    await screenshot(page, 'dashboard-panels', { fullPage: true });
+
+    // Clicking a source charts its hits per day; the URL keeps it.
+    await page.locator('#panel-sources button', { hasText: /^Google$/ }).click();
+    await page.locator('#totals tbody tr.filtered').waitFor(WAIT);
+    const google = total(SEED.filter((row) => current(row) && valueOf(row, 'SOURCE') === 'Google'));
+    expect(await tableRows(page, 'tr.filtered')).toEqual([['source: Google', String(google.hits), '—']]);
+    expect(new URL(page.url()).searchParams.get('filter')).toBe('source:Google');
+    expect(await legend(page)).toContain('source: Google');
+    expect(await page.locator('#filter').innerText()).toContain('Charting source: Google');
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    await page.mouse.move(0, 0);
+    // docs/dashboard.png is a copy of this one.
+    await screenshot(page, 'dashboard', { fullPage: true });
+
+    // A reload keeps the charted value (the key is kept in memory only: type it again).
+    await page.reload();
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#totals tbody tr.filtered').waitFor(WAIT);
+    expect(await tableRows(page, 'tr.filtered')).toEqual([['source: Google', String(google.hits), '—']]);
+    expect(await page.locator('#panel-sources tr.selected').getAttribute('data-value')).toBe('Google');
+
+    // Over the last hour it cannot be charted (counted per UTC day), and the bar says so; 30 days chart it by day.
+    await page.locator('select[name="range"]').selectOption('1h');
+    await page.locator('#filter .reason').waitFor(WAIT);
+    expect(await page.locator('#filter .reason').innerText()).toBe(
+      'source: Google cannot be charted over the last hour: hits per source are counted per UTC day, so they chart by day, week or month. Pick “Last 7 days” or longer.',
+    );
+    expect(await page.locator('#totals tbody tr.filtered').count()).toBe(0);
+    await page.locator('select[name="range"]').selectOption('30d');
+    await page.locator('#totals tbody tr.filtered').waitFor(WAIT);
+    expect(new URL(page.url()).searchParams.get('granularity')).toBe('DAY');
+
+    // Clearing it removes the line and the URL's filter.
+    await page.getByRole('button', { name: 'Clear ×' }).click();
+    await page.locator('#filter').waitFor({ state: 'hidden', ...WAIT });
+    expect(await page.locator('#totals tbody tr.filtered').count()).toBe(0);
+    expect(new URL(page.url()).searchParams.has('filter')).toBe(false);
+    await page.close();
+
+    // The dashboard asked for everything in one query per view: figures, series and the six panels.
+    expect(views.length).toBeGreaterThan(0);
+    for (const body of views) {
+      expect(((JSON.parse(body) as { query: string }).query.match(/breakdown\(/g) ?? []).length).toBe(6);
+    }
+  });
+
+  it('re-reads the figures and panels once a minute, for hits the live updates do not carry', async () => {
+    const record = async (page: string, referrer?: string): Promise<void> => {
+      const { body } = await app.graphqlAs(OPS, 'mutation($hits: [HitInput!]!) { recordHits(hits: $hits) { total } }', {
+        hits: [{ site: 'refresh.test', page, visitor: `v-${page}`, ...(referrer ? { referrer } : {}) }],
+      });
+      expect(body.errors).toBeUndefined();
+    };
+    await record('/');
+    const page = await chromium.context.newPage();
+    // The page's timers run on a clock the test moves: the minute passes without waiting for it.
+    await page.clock.install();
+    await page.goto(`${app.url}/dashboard?site=refresh.test&range=24h&pages=/`);
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    expect(await figures(page)).toEqual(['1 visitor —', '1 hit —', '1 hits per visitor —']);
+    expect(await panelRows(page, 'sources')).toEqual([['(direct)', '1', '—']]);
+
+    // A hit on a page the chart does not show: no subscription carries it, the minute's re-read does.
+    await record('/elsewhere', 'https://www.bing.com/');
+    await page.clock.fastForward(60_000);
+    await page.locator('#panel-sources tr[data-value="Bing"]').waitFor(WAIT);
+    expect(await panelRows(page, 'sources')).toEqual([
+      ['(direct)', '1', '—'],
+      ['Bing', '1', '—'],
+    ]);
+    expect(await figures(page)).toEqual(['2 visitors —', '2 hits —', '1 hits per visitor —']);
     await page.close();
   });
 
@@ -293,11 +591,16 @@ describeInChromium('the dashboard', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
     const rows = await page.locator('#totals tbody tr').allInnerTexts();
+    // Hits without visitor ids: the visitors column says 0, which is what was sent. On an HOUR chart pages'
+    // visitors are read per UTC day, marked *.
     expect(rows.map((row) => row.split('\t').map((cell) => cell.trim()))).toEqual([
-      ['top.test (whole site)', '4'],
-      ['/a', '3'],
-      ['/b', '1'],
+      ['top.test (whole site)', '4', '0'],
+      ['/a', '3', '0*'],
+      ['/b', '1', '0*'],
     ]);
+    expect(await page.locator('#totals tbody tr.page td.visitors').first().getAttribute('title')).toMatch(
+      /^visitors counted over \d+ \w{3}( – \d+ \w{3})? UTC$/,
+    );
     await page.close();
   });
 });

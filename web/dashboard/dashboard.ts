@@ -1,25 +1,34 @@
 /**
- * The dashboard served at /dashboard: a site and its pages over a range, charted with uPlot, kept live
- * through `pageStatsLive`. It uses only the public GraphQL API, like any frontend would: `topPages` when no
- * pages are chosen, one query for every charted series, one subscription per page. State lives in the URL
- * (?site=&pages=&range=&granularity=), the API key in memory only.
+ * The dashboard served at /dashboard: a site over a range — top-line figures against the previous period, its hits
+ * and visitors charted with uPlot beside its pages and a clicked dimension value, and panels of sources, campaigns,
+ * countries, browsers, systems and devices — kept live through `pageStatsLive`. It uses only the public GraphQL
+ * API, like any frontend would (operations.ts). State lives in the URL (?site=&pages=&range=&granularity=&filter=),
+ * the API key in memory only.
  */
 import uPlot from 'uplot';
 import { postGraphQL, wsClient } from '../shared/graphqlTransport';
 import type { GraphQLResult } from '../shared/graphqlTransport';
+import { describeFilter, filterParam, parseFilterParam, planFilter } from './dimensionFilter';
+import type { DimensionFilter, FilterPlan } from './dimensionFilter';
 import { LiveCounts, bucketIndex } from './liveBuckets';
 import type { LivePoint } from './liveBuckets';
+import { LIVE_SUBSCRIPTION, TOP_PAGES_QUERY, siteGranularity, viewQuery, viewVariables } from './operations';
+import type { SiteResult, ViewResult } from './operations';
+import { PANELS } from './panels';
+import type { BreakdownResult, DimensionName } from './panels';
 import { RANGES, findRange, pickGranularity, rangeAt } from './ranges';
 import type { Granularity } from './ranges';
-import { LIVE_SUBSCRIPTION, TOP_PAGES_QUERY, hasSiteSeries, seriesQuery, seriesVariables } from './seriesQuery';
-import type { SeriesResult } from './seriesQuery';
+import { renderPanels } from './renderPanels';
+import { renderSeriesTable } from './renderSeriesTable';
+import { renderTopLine } from './renderTopLine';
+import { topLine } from './topLine';
+import { PAGE_COLORS, VISITORS_COLOR, viewSeries } from './viewSeries';
+import type { ViewChart } from './viewSeries';
 import './dashboard.css';
 
-const SITE_COLOR = '#52606d';
-const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4d7c0f', '#be185d'];
-const MAX_PAGES = COLORS.length;
+const MAX_PAGES = PAGE_COLORS.length;
 const TOP_PAGES = 5;
-/** Hits on pages not charted reach the whole-site line only when the series are read again. */
+/** Hits on pages not charted, visitors and panels reach the page only when the view is read again. */
 const REFRESH_MS = 60_000;
 
 interface View {
@@ -28,17 +37,21 @@ interface View {
   pages: string[];
   rangeId: string;
   granularity: Granularity;
+  /** The charted dimension value, if one was clicked. */
+  filter?: DimensionFilter | undefined;
+  /** The chart moved from MINUTE or HOUR to DAY to chart the filter. */
+  switched?: boolean;
 }
 
 interface Chart {
   view: View;
   pages: string[];
-  /** Series index of the whole site, or -1 (SECOND charts have no site series). */
-  siteIndex: number;
-  labels: string[];
-  starts: number[];
-  end: number;
-  counts: number[][];
+  data: ViewChart;
+  /** The whole-site series of the figures (the chart's, or by minute for a SECOND chart). */
+  site: SiteResult | undefined;
+  /** Live hits added inside the figures' span since the view was read. */
+  liveHits: number;
+  readAt: number;
   plot: uPlot;
 }
 
@@ -46,14 +59,22 @@ const form = document.getElementById('controls') as HTMLFormElement;
 const field = (name: string): HTMLInputElement & HTMLSelectElement =>
   form.elements.namedItem(name) as HTMLInputElement & HTMLSelectElement;
 const status = document.getElementById('status') as HTMLElement;
+const figuresBox = document.getElementById('figures') as HTMLElement;
+const figureNotes = document.getElementById('figure-notes') as HTMLElement;
+const filterBar = document.getElementById('filter') as HTMLElement;
 const chartBox = document.getElementById('chart') as HTMLElement;
 const totalsBody = document.querySelector('#totals tbody') as HTMLElement;
+const panelsBox = document.getElementById('panels') as HTMLElement;
+const panelsNote = document.getElementById('panels-note') as HTMLElement;
 
+let current: View | undefined;
 let chart: Chart | undefined;
 let subscribedPages = '';
 let unsubscribers: (() => void)[] = [];
 let generation = 0;
 let reloading = false;
+/** The status line shows a failed read: the next successful read clears it. */
+let readFailed = false;
 
 function setStatus(text: string, state: 'loading' | 'live' | 'error' | 'ready'): void {
   status.textContent = text;
@@ -61,8 +82,9 @@ function setStatus(text: string, state: 'loading' | 'live' | 'error' | 'ready'):
 }
 
 function describeErrors(errors: GraphQLResult['errors']): string | undefined {
+  if (!errors || errors.length === 0) return undefined;
   return errors
-    ?.map((e) => (typeof e.extensions?.code === 'string' ? `${e.message} (${e.extensions.code})` : e.message))
+    .map((e) => (typeof e.extensions?.code === 'string' ? `${e.message} (${e.extensions.code})` : e.message))
     .join('; ');
 }
 
@@ -78,18 +100,34 @@ async function query<T>(request: { query: string; variables: Record<string, unkn
   }));
 }
 
+/** A view with its granularity fitted to the range and, when a value is charted, to day buckets. */
+function fitView(view: View): View {
+  const range = findRange(view.rangeId);
+  const granularity = pickGranularity(range, view.granularity);
+  const plan = view.filter ? planFilter(view.filter, range, granularity) : undefined;
+  if (plan && 'granularity' in plan) return { ...view, granularity: plan.granularity, switched: plan.switched };
+  return { ...view, granularity, switched: false };
+}
+
 function readView(params: URLSearchParams): View {
-  const range = findRange(params.get('range'));
   const pages = (params.get('pages') ?? '')
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  return {
+  return fitView({
     site: params.get('site') || 'example.com',
     pages: pages.slice(0, MAX_PAGES),
-    rangeId: range.id,
-    granularity: pickGranularity(range, params.get('granularity')),
-  };
+    rangeId: findRange(params.get('range')).id,
+    granularity: (params.get('granularity') ?? '') as Granularity,
+    filter: parseFilterParam(params.get('filter')),
+  });
+}
+
+function writeUrl(view: View): void {
+  const params = new URLSearchParams({ site: view.site, range: view.rangeId, granularity: view.granularity });
+  if (view.pages.length > 0) params.set('pages', view.pages.join(','));
+  if (view.filter) params.set('filter', filterParam(view.filter));
+  history.replaceState(null, '', `?${params}`);
 }
 
 function fillControls(view: View): void {
@@ -108,67 +146,90 @@ function fillGranularities(rangeId: string, selected: string): void {
 }
 
 function viewFromControls(): View {
-  return readView(
-    new URLSearchParams({
-      site: field('site').value.trim(),
-      pages: field('pages').value,
-      range: field('range').value,
-      granularity: field('granularity').value,
-    }),
-  );
+  const params = new URLSearchParams({
+    site: field('site').value.trim(),
+    pages: field('pages').value,
+    range: field('range').value,
+    granularity: field('granularity').value,
+  });
+  // The charted value stays across other changes of the view; the filter bar's button clears it.
+  if (current?.filter) params.set('filter', filterParam(current.filter));
+  return readView(params);
 }
 
-function showTotals(current: Chart): void {
-  totalsBody.replaceChildren(
-    ...current.labels.map((label, i) => {
-      const row = document.createElement('tr');
-      if (i === current.siteIndex) row.className = 'site';
-      const name = document.createElement('td');
-      const swatch = document.createElement('span');
-      swatch.className = 'swatch';
-      swatch.style.background = colorOf(current, i);
-      name.append(swatch, label);
-      const total = document.createElement('td');
-      total.className = 'total';
-      total.textContent = String(current.counts[i]!.reduce((a, b) => a + b, 0));
-      row.append(name, total);
-      return row;
-    }),
-  );
+function renderFilterBar(view: View, plan: FilterPlan | undefined): void {
+  if (!view.filter || !plan) {
+    filterBar.replaceChildren();
+    filterBar.hidden = true;
+    return;
+  }
+  const text = document.createElement('span');
+  if ('reason' in plan) {
+    text.className = 'reason';
+    text.textContent = plan.reason;
+  } else {
+    text.textContent = `Charting ${describeFilter(view.filter)}`;
+    if (view.switched) {
+      text.textContent += ' — the chart shows days: hits per dimension value are counted per UTC day.';
+    }
+  }
+  const clear = document.createElement('button');
+  clear.type = 'button';
+  clear.className = 'clear';
+  clear.textContent = 'Clear ×';
+  clear.title = 'Stop charting this value';
+  clear.addEventListener('click', () => navigate({ ...view, filter: undefined }));
+  filterBar.replaceChildren(text, ' ', clear);
+  filterBar.hidden = false;
 }
 
-function colorOf(current: { siteIndex: number }, i: number): string {
-  if (i === current.siteIndex) return SITE_COLOR;
-  return COLORS[(i - (current.siteIndex === 0 ? 1 : 0)) % COLORS.length]!;
+function plotData(data: ViewChart): uPlot.AlignedData {
+  const lines: (number | null)[][] = [];
+  for (const series of data.series) {
+    lines.push(series.hits);
+    if (series.kind === 'site' && data.visitors) lines.push(data.visitors);
+  }
+  return [data.starts.map((t) => t / 1000), ...lines];
 }
 
 function draw(next: Omit<Chart, 'plot'>): Chart {
   chart?.plot.destroy();
-  const stepped = next.view.granularity !== 'SECOND' && next.view.granularity !== 'MINUTE';
+  const granularity = next.view.granularity;
+  const stepped = granularity !== 'SECOND' && granularity !== 'MINUTE';
+  const points = { show: next.data.starts.length <= 40 };
+  const paths = stepped ? uPlot.paths.stepped?.({ align: 1 }) : undefined;
+  const series: uPlot.Series[] = [{}];
+  for (const s of next.data.series) {
+    series.push({
+      label: s.label,
+      stroke: s.color,
+      width: s.kind === 'site' ? 1.5 : 2,
+      dash: s.kind === 'site' ? [6, 4] : s.kind === 'filtered' ? [2, 3] : undefined,
+      points,
+      paths,
+    });
+    if (s.kind === 'site' && next.data.visitors) {
+      series.push({ label: `visitors (${next.view.site})`, stroke: VISITORS_COLOR, width: 2, points, paths });
+    }
+  }
+  const hasVisitors = next.data.visitors !== undefined;
   const plot = new uPlot(
     {
       width: Math.min(1100, Math.max(480, window.innerWidth - 40)),
       height: 320,
-      series: [
-        {},
-        ...next.labels.map((label, i) => ({
-          label,
-          stroke: colorOf(next, i),
-          width: i === next.siteIndex ? 1.5 : 2,
-          dash: i === next.siteIndex ? [6, 4] : undefined,
-          points: { show: next.starts.length <= 40 },
-          paths: stepped ? uPlot.paths.stepped?.({ align: 1 }) : undefined,
-        })),
-      ],
-      axes: [{}, { label: `hits per ${next.view.granularity.toLowerCase()}` }],
+      series,
+      axes: [{}, { label: `${hasVisitors ? 'hits and visitors' : 'hits'} per ${granularity.toLowerCase()}` }],
+      // Visitors never exceed hits: one scale from 0 serves both.
       scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
     },
-    [next.starts.map((t) => t / 1000), ...next.counts],
+    plotData(next.data),
     chartBox,
   );
-  const drawn = { ...next, plot };
-  showTotals(drawn);
-  return drawn;
+  return { ...next, plot };
+}
+
+function showFigures(shown: Chart): void {
+  renderTopLine(figuresBox, figureNotes, shown.site ? topLine(shown.site, shown.liveHits, shown.readAt) : undefined);
 }
 
 /** The chosen pages, or the site's busiest over the range. */
@@ -182,64 +243,99 @@ async function resolvePages(view: View, range: { from: string; to: string }): Pr
   return result.data.topPages.edges.map((edge) => edge.node.page);
 }
 
+function clearView(): void {
+  chart?.plot.destroy();
+  chart = undefined;
+  chartBox.replaceChildren();
+  totalsBody.replaceChildren();
+  renderTopLine(figuresBox, figureNotes, undefined);
+  panelsBox.replaceChildren();
+  panelsNote.textContent = '';
+}
+
 async function load(view: View): Promise<void> {
   const mine = ++generation;
   if (!chart || chart.view !== view) setStatus('Loading…', 'loading');
-  const range = rangeAt(findRange(view.rangeId), Date.now());
+  const rangeOption = findRange(view.rangeId);
+  const range = rangeAt(rangeOption, Date.now());
   const pages = await resolvePages(view, range);
   if (mine !== generation) return;
   if (typeof pages === 'string') {
+    clearView();
     setStatus(pages, 'error');
+    readFailed = true;
     return;
   }
-  const withSite = hasSiteSeries(view.granularity);
-  const result = await query<Record<string, SeriesResult | null>>({
-    query: seriesQuery(pages.length, withSite),
-    variables: seriesVariables(view.site, pages, range, view.granularity),
+  const plan = view.filter ? planFilter(view.filter, rangeOption, view.granularity) : undefined;
+  const filter = plan && 'granularity' in plan ? view.filter : undefined;
+  const readAt = Date.now();
+  const result = await query<ViewResult>({
+    query: viewQuery({ pageCount: pages.length, filtered: filter !== undefined, granularity: view.granularity }),
+    variables: viewVariables({ site: view.site, pages, range, granularity: view.granularity, filter }),
   });
   if (mine !== generation) return;
-  const series = [
-    ...(withSite ? [result.data?.site ?? null] : []),
-    ...pages.map((_, i) => result.data?.[`p${i}`] ?? null),
-  ];
-  const first = series.find((s): s is SeriesResult => s !== null);
-  if (!first) {
+  renderFilterBar(view, plan);
+  const data = result.data;
+  const built = data
+    ? viewSeries(data, {
+        site: view.site,
+        pages,
+        siteDrawn: siteGranularity(view.granularity) === view.granularity,
+        filter,
+      })
+    : undefined;
+  if (!data || !built) {
+    clearView();
     setStatus(describeErrors(result.errors) ?? 'No data', 'error');
+    readFailed = true;
     return;
   }
-  const starts = first.points.map((p) => Date.parse(p.t));
-  chart = draw({
-    view,
-    pages,
-    siteIndex: withSite ? 0 : -1,
-    labels: [...(withSite ? [`${view.site} (whole site)`] : []), ...pages],
-    starts,
-    end: Date.parse(first.to),
-    counts: series.map((s) => (s ? s.points.map((p) => p.hits) : starts.map(() => 0))),
-  });
-  if (pages.length === 0) setStatus('No page of this site has hits in this range yet.', 'ready');
+  const errorsOf = (alias: string): string | undefined =>
+    describeErrors(result.errors?.filter((error) => error.path?.[0] === alias));
+  renderPanels(
+    panelsBox,
+    panelsNote,
+    {
+      results: Object.fromEntries(PANELS.map((p) => [p.alias, data[p.alias] as BreakdownResult | null | undefined])),
+      errors: Object.fromEntries(PANELS.map((p) => [p.alias, errorsOf(p.alias) ?? 'Not loaded'])),
+    },
+    view.filter,
+    pick,
+  );
+  chart = draw({ view, pages, data: built, site: data.site ?? undefined, liveHits: 0, readAt });
+  renderSeriesTable(totalsBody, chart.data.series);
+  showFigures(chart);
   const failed = describeErrors(result.errors);
-  if (failed) setStatus(`Some series failed: ${failed}`, 'error');
+  if (failed) setStatus(`Some parts failed: ${failed}`, 'error');
+  else if (pages.length === 0) setStatus('No page of this site has hits in this range yet.', 'ready');
+  else if (readFailed) setStatus('Loaded', 'ready');
+  readFailed = failed !== undefined;
   subscribe(chart);
 }
 
-function applyLive(current: Chart, pageIndex: number, deltas: LivePoint[]): void {
-  if (chart !== current || deltas.length === 0) return;
-  const seriesIndex = pageIndex + (current.siteIndex === 0 ? 1 : 0);
+function applyLive(shown: Chart, page: string, deltas: LivePoint[]): void {
+  if (chart !== shown || deltas.length === 0) return;
+  const target = shown.data.series.find((s) => s.kind === 'page' && s.page === page);
+  if (!target) return;
+  const site = shown.data.series.find((s) => s.kind === 'site');
+  const figuresFrom = shown.site ? Date.parse(shown.site.from) : 0;
+  const figuresTo = shown.site ? Date.parse(shown.site.to) : 0;
   for (const delta of deltas) {
-    const i = bucketIndex(current.starts, current.end, delta.t);
-    if (i === current.starts.length) {
-      // The live bucket is past the charted range: time moved on, so read the whole range again.
+    const i = bucketIndex(shown.data.starts, shown.data.end, delta.t);
+    if (i === shown.data.starts.length) {
+      // The live bucket is past the charted range: time moved on, so read the whole view again.
       void reload();
       return;
     }
     if (i < 0) continue;
-    current.counts[seriesIndex]![i]! += delta.hits;
+    target.hits[i]! += delta.hits;
     // The whole site grows with each of its pages.
-    if (current.siteIndex >= 0) current.counts[current.siteIndex]![i]! += delta.hits;
+    if (site) site.hits[i]! += delta.hits;
+    if (delta.t >= figuresFrom && delta.t < figuresTo) shown.liveHits += delta.hits;
   }
-  current.plot.setData([current.starts.map((t) => t / 1000), ...current.counts]);
-  showTotals(current);
+  shown.plot.setData(plotData(shown.data));
+  renderSeriesTable(totalsBody, shown.data.series);
+  showFigures(shown);
 }
 
 async function reload(): Promise<void> {
@@ -253,9 +349,9 @@ async function reload(): Promise<void> {
 }
 
 /** One subscription per charted page; kept across reloads while the pages and granularity stay the same. */
-function subscribe(current: Chart): void {
-  const granularity = current.view.granularity === 'SECOND' ? 'SECOND' : 'MINUTE';
-  const id = JSON.stringify([current.view.site, current.pages, granularity, authorization()]);
+function subscribe(shown: Chart): void {
+  const granularity = shown.view.granularity === 'SECOND' ? 'SECOND' : 'MINUTE';
+  const id = JSON.stringify([shown.view.site, shown.pages, granularity, authorization()]);
   if (id === subscribedPages) {
     if (status.dataset.state !== 'error') setStatus('Live', 'live');
     return;
@@ -263,16 +359,16 @@ function subscribe(current: Chart): void {
   unsubscribers.forEach((stop) => stop());
   subscribedPages = id;
   const client = wsClient(authorization());
-  let waiting = current.pages.length;
+  let waiting = shown.pages.length;
   if (waiting === 0) return;
-  setStatus('Loaded; connecting live updates…', 'ready');
-  unsubscribers = current.pages.map((page) => {
+  if (status.dataset.state !== 'error') setStatus('Loaded; connecting live updates…', 'ready');
+  unsubscribers = shown.pages.map((page) => {
     const counts = new LiveCounts();
     let first = true;
     return client.subscribe<{ pageStatsLive: { snapshot: boolean; points: { t: string; hits: number }[] } }>(
       {
         query: LIVE_SUBSCRIPTION,
-        variables: { site: current.view.site, page, granularity, window: granularity === 'SECOND' ? 60 : 120 },
+        variables: { site: shown.view.site, page, granularity, window: granularity === 'SECOND' ? 60 : 120 },
       },
       {
         next: (message) => {
@@ -284,12 +380,11 @@ function subscribe(current: Chart): void {
           const points = update.points.map((p) => ({ t: Date.parse(p.t), hits: p.hits }));
           const deltas = counts.apply(update.snapshot, points);
           // Later charts of the same pages (after a reload) receive the updates too.
-          const pageIndex = chart?.view.site === current.view.site ? chart.pages.indexOf(page) : -1;
-          if (chart && pageIndex >= 0) applyLive(chart, pageIndex, deltas);
+          if (chart && chart.view.site === shown.view.site) applyLive(chart, page, deltas);
           if (first && update.snapshot) {
             first = false;
             waiting -= 1;
-            if (waiting === 0) setStatus('Live', 'live');
+            if (waiting === 0 && status.dataset.state !== 'error') setStatus('Live', 'live');
           }
         },
         error: (error) => setStatus(`Live updates stopped: ${String((error as Error).message ?? error)}`, 'error'),
@@ -300,8 +395,19 @@ function subscribe(current: Chart): void {
 }
 
 async function show(view: View): Promise<void> {
+  current = view;
   fillControls(view);
   await load(view);
+}
+
+function navigate(view: View): void {
+  const fitted = fitView(view);
+  writeUrl(fitted);
+  void show(fitted);
+}
+
+function pick(dimension: DimensionName, value: string): void {
+  navigate({ ...(current ?? viewFromControls()), filter: { dimension, value } });
 }
 
 form.addEventListener('change', (event) => {
@@ -312,14 +418,12 @@ form.addEventListener('change', (event) => {
 });
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  const view = viewFromControls();
-  const params = new URLSearchParams({ site: view.site, range: view.rangeId, granularity: view.granularity });
-  if (view.pages.length > 0) params.set('pages', view.pages.join(','));
-  history.replaceState(null, '', `?${params}`);
-  void show(view);
+  navigate(viewFromControls());
 });
 setInterval(() => {
   if (document.visibilityState === 'visible') void reload();
 }, REFRESH_MS);
 
-void show(readView(new URLSearchParams(location.search)));
+const initial = readView(new URLSearchParams(location.search));
+if (initial.filter) writeUrl(initial);
+void show(initial);

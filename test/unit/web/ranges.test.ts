@@ -1,5 +1,4 @@
 import { RANGES, findRange, pickGranularity, rangeAt } from '../../../web/dashboard/ranges';
-import { seriesQuery, seriesVariables } from '../../../web/dashboard/seriesQuery';
 
 describe('the dashboard pickers', () => {
   it('falls back to the last hour for an unknown range', () => {
@@ -30,24 +29,6 @@ describe('the dashboard pickers', () => {
     expect(rangeAt(findRange('1h'), Date.UTC(2026, 0, 1, 0, 30))).toEqual({
       from: '2025-12-31T23:30:00.000Z',
       to: '2026-01-01T00:30:00.000Z',
-    });
-  });
-});
-
-describe('the dashboard query', () => {
-  it('asks for one aliased pageStats series per page, sharing range and granularity', () => {
-    const query = seriesQuery(2, true);
-    expect(query).toContain('$p0: String!, $p1: String!');
-    expect(query).toContain('site: siteStats(site: $site,');
-    expect(seriesQuery(1, false)).not.toContain('siteStats');
-    expect(query).toContain('p1: pageStats(site: $site, page: $p1,');
-    expect(seriesVariables('a.com', ['/', '/x'], { from: 'f', to: 't' }, 'HOUR')).toEqual({
-      site: 'a.com',
-      from: 'f',
-      to: 't',
-      granularity: 'HOUR',
-      p0: '/',
-      p1: '/x',
     });
   });
 });
