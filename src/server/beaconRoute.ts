@@ -97,7 +97,9 @@ export function registerBeaconRoute(
         await deps.ingest().recordBeacon({
           site: siteKey.site,
           page,
-          pageUrl: beacon.page,
+          // The page as the browser showed it: its own origin (checked above) and path with the query, so UTM
+          // parameters are read and navigation from the page's own host counts as internal, whatever the site's name.
+          pageUrl: `${origin}${beacon.page}`,
           referrer: beacon.referrer,
           userAgent,
           clientIp: request.ip,

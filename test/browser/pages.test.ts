@@ -127,12 +127,14 @@ type BeaconDimension = PanelDimension | 'UTM_SOURCE' | 'UTM_MEDIUM';
 
 /**
  * What the beacons said, counted by the rules of issue 20 written out again: the referrer's host without "www." and
- * port, "(internal)" for the site's own host, "(direct)" without one; UTM values from the page's query (source and
+ * port, "(internal)" for the site's own host or the page's (its origin), "(unknown)" for a host that is an IP
+ * address, "(direct)" without one; UTM values from the page's query (source and
  * medium lower-cased); browser, OS and device from the User-Agent through the parser tally names in the README.
  */
 function recountBeacons(
   sent: ReadonlyArray<{ page: string; referrer?: string }>,
   userAgent: string,
+  pageHost: string,
 ): Record<BeaconDimension, Array<[string, number]>> {
   const agent = parseUserAgent(userAgent);
   const counts = new Map<BeaconDimension, Map<string, number>>();
@@ -145,7 +147,8 @@ function recountBeacons(
     let source = '(direct)';
     if (beacon.referrer) {
       const host = new URL(beacon.referrer).hostname.replace(/^www\./, '');
-      source = host === 'beacon.test' ? '(internal)' : host;
+      source =
+        host === 'beacon.test' || host === pageHost ? '(internal)' : /^[\d.]+$|:/.test(host) ? '(unknown)' : host;
     }
     add('SOURCE', source);
     const query = new URLSearchParams(beacon.page.split('?')[1] ?? '');
@@ -371,10 +374,11 @@ describeInChromium('the /tally.js beacon', () => {
     expect(beacons).toHaveLength(4);
     const sent = beacons.map((body) => JSON.parse(body) as { page: string; referrer?: string });
     expect(sent[0]?.referrer).toMatch(/^http:\/\/www\.blog\.example\.org\//);
-    const expected = recountBeacons(sent, userAgent);
+    const expected = recountBeacons(sent, userAgent, new URL(otherUrl).hostname);
     const counted = await breakdowns('beacon.test', Object.keys(expected) as BeaconDimension[]);
     expect(counted).toEqual(expected);
-    expect(counted.SOURCE.map(([value]) => value)).toEqual(['127.0.0.1', 'blog.example.org']);
+    // A single-page app's later views come from the page's own origin: internal, though the site is named otherwise.
+    expect(counted.SOURCE.map(([value]) => value)).toEqual(['(internal)', 'blog.example.org']);
     // One browser on one address: one visitor, kept per browser family (DIMENSION_VISITORS).
     expect(await browserVisitors('beacon.test')).toEqual([[parseUserAgent(userAgent).browser, 1]]);
   });

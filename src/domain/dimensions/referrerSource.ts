@@ -16,8 +16,9 @@ export function referrerSource(referrer: string | undefined, siteHost: string, p
   const text = referrer?.trim() ?? '';
   if (text === '') return DIRECT;
   const host = referrerHost(text);
-  if (host === undefined || isIpLiteral(host)) return UNKNOWN;
+  if (host === undefined) return UNKNOWN;
   if (host === sourceHost(siteHost) || (pageHost !== undefined && host === sourceHost(pageHost))) return INTERNAL;
+  if (isIpLiteral(host)) return UNKNOWN;
   return knownSource(host) ?? normaliseValue(host, MAX_DIMENSION_VALUE_LENGTH.source, UNKNOWN);
 }
 
