@@ -57,7 +57,7 @@ const SOCIAL = [
   'https://www.linkedin.com/',
 ];
 /** Share of hits carrying UTM values, and the campaigns they name. */
-const UTM_SHARE = 0.08;
+export const UTM_SHARE = 0.08;
 const CAMPAIGNS: readonly UtmValues[] = [
   ...Array.from({ length: 12 }, (_, i) => ({
     utmSource: 'newsletter',

@@ -1,6 +1,7 @@
 /**
  * Section 7: what visitors (issue 19) and dimensions (issue 20) cost at ingest, side by side in one run:
- * `recordHits` ×1,000 without either, with visitors, with every dimension's inputs, and with both, on two traffic
+ * `recordHits` ×1,000 without either, with visitors, with every dimension's inputs, and with both (with and without
+ * per-value visitor sketches, DIMENSION_VISITORS), on two traffic
  * shapes (realistic: 500 pages and a realistic audience; narrow: the ingest section's 20 pages). Each variant has its
  * own tally server and database on the same engine ("off" variants on a server with DIMENSIONS_ENABLED=false), so
  * no variant writes into documents another one grew. Variants take turns in short rounds, in alternating order, and
@@ -20,7 +21,7 @@ import type { LatencySummary } from '../shared/stats';
 import { BENCH_SITE, OrderedTraffic } from '../shared/traffic';
 import type { AudienceSizes } from './sizes';
 
-export type AudienceVariantKey = 'off' | 'visitors' | 'dimensions' | 'all';
+export type AudienceVariantKey = 'off' | 'visitors' | 'dimensions' | 'all' | 'allWithoutValueVisitors';
 export type TrafficShapeKey = 'realistic' | 'narrow';
 
 interface Variant {
@@ -30,6 +31,8 @@ interface Variant {
   readonly visitors: boolean;
   /** Referrer, User-Agent, client IP and (on some hits) UTM values. */
   readonly inputs: boolean;
+  /** Extra server settings. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export const AUDIENCE_VARIANTS: readonly Variant[] = [
@@ -55,6 +58,15 @@ export const AUDIENCE_VARIANTS: readonly Variant[] = [
     inputs: true,
   },
   { key: 'all', label: 'visitor and every dimension input', dimensionsEnabled: true, visitors: true, inputs: true },
+  {
+    // What the per-value visitor sketches of DIMENSION_VISITORS (device, browser, os by default) cost on top.
+    key: 'allWithoutValueVisitors',
+    label: 'visitor and every dimension input; DIMENSION_VISITORS=none',
+    dimensionsEnabled: true,
+    visitors: true,
+    inputs: true,
+    env: { DIMENSION_VISITORS: 'none' },
+  },
 ];
 
 export const TRAFFIC_SHAPES: ReadonlyArray<{ key: TrafficShapeKey; label: string; pages: number }> = [
@@ -151,6 +163,7 @@ export async function runAudienceIngest(deps: AudienceIngestDeps): Promise<Audie
       for (const variant of AUDIENCE_VARIANTS) {
         const server = await deps.startServer(deps.dbName(`aud_${shape.key}_${variant.key}`), {
           DIMENSIONS_ENABLED: String(variant.dimensionsEnabled),
+          ...variant.env,
         });
         const client = new GraphqlClient(server.url, 2);
         servers.push({ variant, client, server, totals: emptyTotals() });

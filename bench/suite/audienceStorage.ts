@@ -130,7 +130,9 @@ export async function runAudienceStorage(deps: AudienceStorageDeps): Promise<Aud
   const ceiling = largestDimensionMaxValues(defaults.visitors, MAX_VALUES_CEILING);
   for (const hosts of deps.sizes.storageHosts) {
     const maxValuesList =
-      hosts === largest && ceiling > defaults.maxValues ? [defaults.maxValues, ceiling] : [defaults.maxValues];
+      hosts === largest && hosts > defaults.maxValues && ceiling > defaults.maxValues
+        ? [defaults.maxValues, ceiling]
+        : [defaults.maxValues];
     for (const maxValues of maxValuesList) {
       const began = process.hrtime.bigint();
       const row = await referrerHostsDay(deps, context, hosts, { maxValues, visitors: defaults.visitors });
