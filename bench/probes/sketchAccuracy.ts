@@ -2,57 +2,34 @@
  * Probe: how well the visitor sketch (src/domain/visitors) counts, what it costs to store and to merge, beside plain
  * `$max` HyperLogLog registers read with Ertl's improved estimator (2017). Prints tables, asserts nothing.
  *   npx tsc -p tsconfig.build.json && node dist/bench/probes/sketchAccuracy.js
- *     [--seeds 40] [--small-seeds 2000] [--trials 200000] [--only sizes|merge|exactness|switch|accuracy]
+ *     [--seeds 40] [--small-seeds 2000] [--trials 200000] [--only all|sizes|merge|exactness|switch|accuracy] [--help]
  */
 import { performance } from 'node:perf_hooks';
 import { BSON } from 'mongodb';
-import type { Hash64 } from '../../src/domain/visitors/Hash64';
 import { ladderMaximumLikelihood } from '../../src/domain/visitors/ladderMaximumLikelihood';
 import { registerKey } from '../../src/domain/visitors/registerKey';
 import { rungCounts } from '../../src/domain/visitors/rungCounts';
 import { sparseVisitorCount } from '../../src/domain/visitors/sparseVisitorCount';
-import { relativeStandardError } from '../../src/domain/visitors/relativeStandardError';
 import { splitmix64 } from '../../src/domain/visitors/splitmix64';
 import { VISITOR_PRECISION } from '../../src/domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../../src/domain/visitors/VisitorSketch';
+import { parseOptions } from '../shared/options';
+import { quantile, streamErrors, wordSketch } from '../shared/sketchStreams';
+import type { CandidateFactory } from '../shared/sketchStreams';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
-const LARGE_SEEDS = option('seeds', 40);
-const SMALL_SEEDS = option('small-seeds', 2000);
-const TRIALS = option('trials', 200_000);
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const section = (name: string): boolean => only === undefined || only === name;
+const options = parseOptions(process.argv.slice(2), {
+  seeds: { kind: 'integer', default: 40 },
+  'small-seeds': { kind: 'integer', default: 2000 },
+  trials: { kind: 'integer', default: 200_000 },
+  only: { kind: 'choice', choices: ['all', 'sizes', 'merge', 'exactness', 'switch', 'accuracy'], default: 'all' },
+});
+const LARGE_SEEDS = options.seeds;
+const SMALL_SEEDS = options['small-seeds'];
+const TRIALS = options.trials;
+const section = (name: string): boolean => options.only === 'all' || options.only === name;
 
 const LARGE = [2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000];
 const SMALL = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000];
-
-/** Something that counts distinct hashes and can say what a document would store. */
-interface Candidate {
-  readonly name: string;
-  /** Relative standard error the candidate promises at large counts. */
-  readonly standardError: number;
-  add(hash: Hash64): void;
-  estimate(): number;
-  storedFields(): Record<string, number>;
-}
-
-type CandidateFactory = () => Candidate;
-
-function wordSketch(label: string, precision: number): CandidateFactory {
-  return () => {
-    const sketch = VisitorSketch.empty(precision);
-    return {
-      name: `$bit ${label} p=${precision}`,
-      standardError: relativeStandardError(precision),
-      add: (hash) => sketch.add(hash),
-      estimate: () => sketch.estimate(),
-      storedFields: () => sketch.toStoredFields(),
-    };
-  };
-}
 
 /** Plain HyperLogLog: register = low p bits, value = 1 + leading zeros of the 48 bits above bit 16 (max 49). */
 function maxRankSketch(precision: number): CandidateFactory {
@@ -132,30 +109,6 @@ const ALTERNATIVES: CandidateFactory[] = [
   maxRankSketch(14),
 ];
 const ALL = [...CHOSEN, ...ALTERNATIVES];
-
-/** errors[candidate][cardinality] = estimate − n over all streams. */
-function streamErrors(factories: CandidateFactory[], cardinalities: number[], seeds: number, seedBase: number) {
-  const errors = factories.map(() => cardinalities.map(() => [] as number[]));
-  const last = cardinalities[cardinalities.length - 1] as number;
-  for (let seed = 0; seed < seeds; seed++) {
-    const candidates = factories.map((factory) => factory());
-    let checkpoint = 0;
-    for (let n = 1; n <= last; n++) {
-      const hash = splitmix64(seedBase + seed, n);
-      for (const candidate of candidates) candidate.add(hash);
-      if (n === cardinalities[checkpoint]) {
-        candidates.forEach((candidate, i) => errors[i]?.[checkpoint]?.push(candidate.estimate() - n));
-        checkpoint++;
-      }
-    }
-  }
-  return errors;
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-}
 
 const percent = (x: number): string => `${(100 * x).toFixed(2)}%`;
 const pad = (cells: (string | number)[], widths: number[]): string =>

@@ -8,11 +8,11 @@ import type { QueryCell, QueryDesign, QueryKind } from '../suite/queries';
 import { QUERY_SPECS } from '../suite/queries';
 import { tallyStorage } from '../suite/queryFixtures';
 import { fmt, ratio } from '../shared/stats';
-
-function table(header: string[], rows: string[][]): string {
-  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
+import { table } from './markdownTable';
+import { renderAudienceIngest } from './renderAudienceIngest';
+import { renderAudienceQueries } from './renderAudienceQueries';
+import { renderAudienceStorage } from './renderAudienceStorage';
+import { renderVisitorAccuracy } from './renderVisitorAccuracy';
 
 function engineNote(results: BenchResults): string {
   if (results.engine.name === 'FerretDB') {
@@ -567,6 +567,10 @@ ${querySection(results)}
 ${storageSection(results)}
 ${costSection(results)}
 ${idempotencySection(results)}
+${renderAudienceIngest(results)}
+${renderAudienceStorage(results)}
+${renderAudienceQueries(results)}
+${renderVisitorAccuracy(results)}
 ${issueNumbers(results)}
 ## Running it yourself
 
@@ -575,6 +579,7 @@ npm run bench -- --quick                      # up to 100,000 stored hits, under
 npm run bench                                 # full mode: up to 1,000,000 stored hits, under an hour
 npm run bench -- --quick --compare-stock      # also run the ingest section on the stock FerretDB build, side by side
 npm run bench -- --quick --ferretdb-binary PATH   # the embedded database is this FerretDB executable
+npm run bench -- --quick --only visitor       # only sections 7–10 (visitors and dimensions)
 MONGODB_URI=mongodb://127.0.0.1:27017 npm run bench -- --quick   # the same, against real MongoDB
 \`\`\`
 

@@ -70,11 +70,76 @@ export function csvRows(results: BenchResults): Row[] {
       'bytes',
     ]);
   }
+  rows.push(...audienceRows(results));
   for (const r of results.storage?.rows ?? []) {
     const variant = `${r.hitsPerPageDay}_hits_per_page_day`;
     rows.push(['storage', variant, 'sparse_bson_per_page_day', r.sparseBytes, 'bytes']);
     rows.push(['storage', variant, 'preallocated_bson_per_page_day', r.preallocatedBytes, 'bytes']);
     rows.push(['storage', variant, 'raw_events_bson_per_page_day', r.rawEventBytes, 'bytes']);
+  }
+  return rows;
+}
+
+/** Sections 7–10: ingest per shape and variant, stored sizes, query cells and estimate errors. */
+function audienceRows(results: BenchResults): Row[] {
+  const rows: Row[] = [];
+  for (const r of results.audienceIngest?.runs ?? []) {
+    const variant = `${r.shape}/${r.variant}`;
+    rows.push(['audience-ingest', variant, 'hits_per_s', r.hitsPerSecond, 'hits/s', r.engine]);
+    rows.push(['audience-ingest', variant, 'write_commands_per_hit', r.writeCommandsPerHit, 'commands/hit', r.engine]);
+    rows.push(['audience-ingest', variant, 'server_cpu_per_hit', r.serverCpuUsPerHit, 'us', r.engine]);
+    rows.push(['audience-ingest', variant, 'database_cpu_per_hit', r.databaseCpuUsPerHit, 'us', r.engine]);
+    rows.push(['audience-ingest', variant, 'client_cpu_per_hit', r.clientCpuUsPerHit, 'us', r.engine]);
+    rows.push(['audience-ingest', variant, 'hits', r.hits, 'hits', r.engine]);
+    rows.push(['audience-ingest', variant, 'errors', r.errors, 'requests', r.engine]);
+  }
+  const storage = results.audienceStorage;
+  for (const r of storage?.sketchGrowth ?? []) {
+    const variant = `${r.visitors}_visitors`;
+    for (const kind of ['pageDay', 'pageMonth', 'siteDay', 'siteMonth'] as const) {
+      rows.push(['audience-storage', variant, `${kind}_without_visitors_bson`, r[kind].without, 'bytes']);
+      rows.push(['audience-storage', variant, `${kind}_with_visitors_bson`, r[kind].with, 'bytes']);
+    }
+  }
+  for (const r of storage?.siteDays ?? []) {
+    const variant = `${r.hits}_hits/${r.variant.replace(/ /g, '_')}`;
+    rows.push(['audience-storage', variant, 'daily_documents', r.documents, 'documents']);
+    rows.push(['audience-storage', variant, 'daily_bson', r.dailyBytes, 'bytes']);
+    rows.push(['audience-storage', variant, 'site_total_daily_bson', r.siteTotalBytes, 'bytes']);
+    rows.push(['audience-storage', variant, 'monthly_bson', r.monthlyBytes, 'bytes']);
+  }
+  for (const r of storage?.referrerHosts ?? []) {
+    const variant = `${r.hosts}_hosts/max_values_${r.maxValues}`;
+    rows.push(['audience-storage', variant, 'site_day_document_bson', r.documentBytes, 'bytes']);
+    rows.push(['audience-storage', variant, 'source_keys', r.sourceKeys, 'keys']);
+    rows.push(['audience-storage', variant, 'other_hits', r.otherHits, 'hits']);
+  }
+  for (const c of results.audienceQueries?.cells ?? []) {
+    rows.push(['audience-queries', c.key, 'p50', c.latencyMs.p50, 'ms']);
+    rows.push(['audience-queries', c.key, 'p95', c.latencyMs.p95, 'ms']);
+    rows.push(['audience-queries', c.key, 'server_cpu_per_query', c.serverCpuMsPerQuery, 'ms']);
+    rows.push(['audience-queries', c.key, 'finds_per_query', c.findsPerQuery, 'commands']);
+    if (c.totalCount !== undefined) rows.push(['audience-queries', c.key, 'total_count', c.totalCount, 'values']);
+  }
+  for (const a of results.audienceQueries?.accuracy ?? []) {
+    rows.push([
+      'visitor-accuracy',
+      `stored/${a.level}`,
+      'median_relative_error',
+      a.errors.medianRelativeError,
+      'ratio',
+    ]);
+    rows.push(['visitor-accuracy', `stored/${a.level}`, 'max_relative_error', a.errors.maxRelativeError, 'ratio']);
+  }
+  for (const s of results.visitorAccuracy?.sketches ?? []) {
+    const variant = `sketch/${s.level}/${s.visitors}`;
+    rows.push(['visitor-accuracy', variant, 'median_relative_error', s.errors.medianRelativeError, 'ratio']);
+    rows.push(['visitor-accuracy', variant, 'max_relative_error', s.errors.maxRelativeError, 'ratio']);
+  }
+  const accuracy = results.visitorAccuracy;
+  for (const s of accuracy ? [...accuracy.server, accuracy.site] : []) {
+    rows.push(['visitor-accuracy', `server/${s.page}`, 'estimate', s.range.estimate ?? undefined, 'visitors']);
+    rows.push(['visitor-accuracy', `server/${s.page}`, 'truth', s.range.truth, 'visitors']);
   }
   return rows;
 }

@@ -1,8 +1,9 @@
 /**
  * The one command-line parser of bench/: `npm run bench` and every probe declare their flags here and get one typed
  * object back. Anything undeclared is refused with the list of what is accepted; a bad value names the flag, what
- * it needs and what it got.
+ * it needs and what it got. `--help` prints the usage (every flag with its default) and exits.
  */
+import path from 'node:path';
 
 /** A boolean switch: `--quick`. */
 export interface FlagSpec {
@@ -90,11 +91,65 @@ export function usageOf(specs: OptionSpecs): string {
     .join(', ');
 }
 
+/** Where `--help` goes; tests pass their own, the command line prints and exits 0. */
+export interface HelpOutput {
+  /** The command as the usage line names it (default: `node <script>` relative to the working directory). */
+  readonly program?: string;
+  readonly print?: (text: string) => void;
+  readonly exit?: () => never;
+}
+
+/** What `--help` prints: the usage line, then one line per argument with its default or what it needs. */
+export function helpOf(specs: OptionSpecs, program: string): string {
+  const usage = Object.entries(specs).map(([name, spec]) => {
+    const one = usageOf({ [name]: spec });
+    return spec.kind === 'positional' ? one : `[${one}]`;
+  });
+  const lines = [`usage: ${[program, ...usage].join(' ')}`];
+  const rows = Object.entries(specs).map(([name, spec]): [string, string] => {
+    const one = usageOf({ [name]: spec });
+    switch (spec.kind) {
+      case 'flag':
+        return [one, 'off unless given'];
+      case 'integer':
+        return [one, `default ${spec.default}`];
+      case 'integers':
+        return [one, `default ${spec.default.join(',')}`];
+      case 'choice':
+        return [one, `default ${spec.default}`];
+      case 'string':
+        return [one, spec.needs ?? 'optional'];
+      case 'strings':
+        return [one, `${spec.needs ?? 'optional'}; may be repeated`];
+      case 'positional':
+        return [one, `required: ${spec.needs}`];
+    }
+  });
+  rows.push(['--help', 'print this and exit']);
+  const width = Math.max(...rows.map(([arg]) => arg.length));
+  for (const [arg, text] of rows) lines.push(`  ${arg.padEnd(width)}  ${text}`);
+  return lines.join('\n');
+}
+
+function defaultProgram(): string {
+  const script = process.argv[1];
+  return script === undefined ? 'node' : `node ${path.relative(process.cwd(), script) || script}`;
+}
+
 function positiveInteger(text: string): number | undefined {
   return /^[1-9][0-9]*$/.test(text) ? Number(text) : undefined;
 }
 
-export function parseOptions<const S extends OptionSpecs>(argv: readonly string[], specs: S): ParsedOptions<S> {
+export function parseOptions<const S extends OptionSpecs>(
+  argv: readonly string[],
+  specs: S,
+  help: HelpOutput = {},
+): ParsedOptions<S> {
+  // `--help` anywhere a flag may stand (not as another flag's value) wins over every mistake.
+  if (wantsHelp(argv, specs)) {
+    (help.print ?? ((text: string) => console.log(text)))(helpOf(specs, help.program ?? defaultProgram()));
+    (help.exit ?? ((): never => process.exit(0)))();
+  }
   const values: Record<string, unknown> = {};
   const given = new Set<string>();
   const positionals = Object.keys(specs).filter((name) => specs[name]?.kind === 'positional');
@@ -159,4 +214,17 @@ export function parseOptions<const S extends OptionSpecs>(argv: readonly string[
     throw new Error(`missing ${spec.value}: ${spec.needs}; expected ${usageOf(specs)}`);
   }
   return values as ParsedOptions<S>;
+}
+
+/** Whether `--help` stands where a flag may, and the specs do not declare a `help` of their own. */
+function wantsHelp(argv: readonly string[], specs: OptionSpecs): boolean {
+  if (Object.hasOwn(specs, 'help')) return false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help') return true;
+    const spec = arg.startsWith('--') && Object.hasOwn(specs, arg.slice(2)) ? specs[arg.slice(2)] : undefined;
+    // Skip a flag's value, so `--only --help` is a (refused) value, never a request for help.
+    if (spec !== undefined && spec.kind !== 'flag' && spec.kind !== 'positional') i++;
+  }
+  return false;
 }

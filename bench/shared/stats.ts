@@ -43,6 +43,12 @@ export function fmt(value: number | undefined): string {
   return Number(value.toPrecision(3)).toString();
 }
 
+/** A fraction as a percentage with two decimals: 0.0123 → "1.23 %". */
+export function percent(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return 'n/a';
+  return `${(100 * value).toFixed(2)} %`;
+}
+
 export function ratio(a: number, b: number): string {
   if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return 'n/a';
   return `${fmt(a / b)}×`;

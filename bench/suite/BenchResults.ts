@@ -1,4 +1,7 @@
 /** The machine-readable result of one run (written as results.json); everything the report is made from. */
+import type { AudienceIngestResult } from './audienceIngest';
+import type { AudienceQueryResult } from './audienceQueries';
+import type { AudienceStorageResult } from './audienceStorage';
 import type { IdempotencyResult } from './idempotency';
 import type { IngestResult } from './ingest';
 import type { FerretdbBuild } from '../shared/ferretdbBuild';
@@ -6,6 +9,7 @@ import type { BenchMode } from './BenchOptions';
 import type { QueryResult } from './queries';
 import type { SchemaGrowthResult } from './schemaGrowth';
 import type { StorageResult } from './storage';
+import type { VisitorAccuracyResult } from './visitorAccuracy';
 
 export interface EngineLabel {
   readonly name: 'MongoDB' | 'FerretDB';
@@ -40,6 +44,11 @@ export interface BenchResults {
   readonly queries?: QueryResult;
   readonly storage?: StorageResult;
   readonly idempotency?: IdempotencyResult;
+  /** Sections 7–10: visitors (issue 19) and dimensions (issue 20). */
+  readonly audienceIngest?: AudienceIngestResult;
+  readonly audienceStorage?: AudienceStorageResult;
+  readonly audienceQueries?: AudienceQueryResult;
+  readonly visitorAccuracy?: VisitorAccuracyResult;
   /** Sections that failed, with their error; the others still report. */
   readonly failures: Array<{ section: string; error: string }>;
 }

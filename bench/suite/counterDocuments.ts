@@ -22,7 +22,10 @@ export function counterDocuments(hits: readonly BenchHit[]): CounterDocuments {
   };
 }
 
-/** The document an upsert (filter + $setOnInsert + $inc) creates when nothing matches. */
+/**
+ * The document an upsert (filter + $setOnInsert + $inc + $bit) creates when nothing matches: `$bit … or` into a
+ * missing field stores the operand itself.
+ */
 export function upsertedDocument(operation: AnyBulkWriteOperation<Document>): Document {
   if (!('updateOne' in operation)) throw new Error('expected an updateOne upsert');
   const { filter, update } = operation.updateOne as { filter: Document; update: Document };
@@ -30,5 +33,7 @@ export function upsertedDocument(operation: AnyBulkWriteOperation<Document>): Do
   for (const [path, value] of Object.entries(filter)) setPath(doc, path, value);
   for (const [path, value] of Object.entries((update.$setOnInsert ?? {}) as Document)) setPath(doc, path, value);
   for (const [path, value] of Object.entries((update.$inc ?? {}) as Document)) setPath(doc, path, value);
+  for (const [path, value] of Object.entries((update.$bit ?? {}) as Record<string, { or: number }>))
+    setPath(doc, path, value.or);
   return doc;
 }

@@ -27,7 +27,7 @@ function executable(flag: string, value: string): string {
 
 export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const root = projectRoot();
-  const flags = parseOptions(argv, BENCH_FLAGS);
+  const flags = parseOptions(argv, BENCH_FLAGS, { program: 'npm run bench --' });
   const modes = (['quick', 'smoke', 'full'] as const).filter((mode) => flags[mode]);
   if (modes.length > 1) throw new Error(`--quick, --smoke and --full exclude each other, got ${modes.join(' and ')}`);
   const mode: BenchMode = modes[0] ?? 'full';

@@ -13,6 +13,13 @@ import { openTarget } from '../shared/target';
 import type { DatabaseTarget } from '../shared/target';
 import type { BenchOptions } from './BenchOptions';
 import type { BenchResults } from './BenchResults';
+import { writePolicyFor } from '../../src/store/WritePolicy';
+import type { AudienceIngestResult } from './audienceIngest';
+import { runAudienceIngest } from './audienceIngest';
+import type { AudienceQueryResult } from './audienceQueries';
+import { runAudienceQueries } from './audienceQueries';
+import type { AudienceStorageResult } from './audienceStorage';
+import { runAudienceStorage } from './audienceStorage';
 import type { IdempotencyResult } from './idempotency';
 import { runIdempotency } from './idempotency';
 import type { IngestResult, IngestTarget } from './ingest';
@@ -25,6 +32,8 @@ import { runSchemaGrowth } from './schemaGrowth';
 import { sizesFor } from './sizes';
 import type { StorageResult } from './storage';
 import { runStorage } from './storage';
+import type { VisitorAccuracyResult } from './visitorAccuracy';
+import { runVisitorAccuracy } from './visitorAccuracy';
 
 export async function runSections(options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
   const started = new Date();
@@ -76,7 +85,10 @@ export async function runSections(options: BenchOptions, log: (line: string) => 
   let queries: QueryResult | undefined;
   let storage: StorageResult | undefined;
   let idempotency: IdempotencyResult | undefined;
-  const databases = ['growth', 'ingest', 'ingest_pre', 'queries', 'idempotency'].map((name) => `${dbPrefix}_${name}`);
+  let audienceIngest: AudienceIngestResult | undefined;
+  let audienceStorage: AudienceStorageResult | undefined;
+  let audienceQueries: AudienceQueryResult | undefined;
+  let visitorAccuracy: VisitorAccuracyResult | undefined;
   const ingestTargets: IngestTarget[] = [];
   try {
     // FerretDB applies updates without a lock: one connection, one write in flight (as the server does).
@@ -121,13 +133,47 @@ export async function runSections(options: BenchOptions, log: (line: string) => 
         log,
       }),
     );
+    const serverOn = (dbName: string, env: Record<string, string> = {}) =>
+      startServer(options.server, { uri: target.uri, dbName, env });
+    audienceIngest = await attempt('7. ingest with visitors and dimensions', () =>
+      runAudienceIngest({
+        engine: target.label,
+        sizes: sizes.audience,
+        dbName: (suffix) => `${dbPrefix}_${suffix}`,
+        startServer: serverOn,
+        databaseCpuSeconds: () => target.cpuSeconds(),
+        log,
+      }),
+    );
+    audienceStorage = await attempt('8. storage of visitors and dimensions', () =>
+      runAudienceStorage({
+        db: monitored.db(`${dbPrefix}_aud_storage`),
+        engine: target.label,
+        targeting: writePolicyFor(target.engine).targeting,
+        sizes: sizes.audience,
+        log,
+      }),
+    );
+    audienceQueries = await attempt('9. queries of visitors and breakdowns', () =>
+      runAudienceQueries({
+        db: monitored.db(`${dbPrefix}_aud_queries`),
+        engine: target.label,
+        sizes: sizes.audience,
+        startServer: (env) => serverOn(`${dbPrefix}_aud_queries`, env),
+        log,
+      }),
+    );
+    visitorAccuracy = await attempt('10. visitor accuracy', () =>
+      runVisitorAccuracy({
+        engine: target.label,
+        sizes: sizes.audience,
+        startServer: () => serverOn(`${dbPrefix}_aud_accuracy`),
+        log,
+      }),
+    );
   } finally {
     for (const client of clients.slice(0, 1).concat(ingestTargets.slice(1).map((t) => t.monitored))) {
-      for (const name of databases)
-        await client
-          .db(name)
-          .dropDatabase()
-          .catch(() => undefined);
+      await dropRunDatabases(client, dbPrefix);
     }
     for (const client of clients) await client.close();
     await comparison?.stop();
@@ -154,8 +200,29 @@ export async function runSections(options: BenchOptions, log: (line: string) => 
     ...(queries ? { queries } : {}),
     ...(storage ? { storage } : {}),
     ...(idempotency ? { idempotency } : {}),
+    ...(audienceIngest ? { audienceIngest } : {}),
+    ...(audienceStorage ? { audienceStorage } : {}),
+    ...(audienceQueries ? { audienceQueries } : {}),
+    ...(visitorAccuracy ? { visitorAccuracy } : {}),
     failures,
   };
+}
+
+/** Drops every database this run created (`<prefix>_*`); best effort, as the run's results are already in. */
+async function dropRunDatabases(client: MonitoredClient, prefix: string): Promise<void> {
+  const known = ['growth', 'ingest', 'ingest_pre', 'queries', 'idempotency'].map((name) => `${prefix}_${name}`);
+  const listed = await client
+    .db('admin')
+    .admin()
+    .listDatabases({ nameOnly: true })
+    .then((answer) => answer.databases.map((database) => database.name))
+    .catch(() => [] as string[]);
+  const names = new Set([...known, ...listed.filter((name) => name.startsWith(`${prefix}_`))]);
+  for (const name of names)
+    await client
+      .db(name)
+      .dropDatabase()
+      .catch(() => undefined);
 }
 
 function engineOf(target: DatabaseTarget): BenchResults['engine'] {

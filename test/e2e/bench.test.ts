@@ -41,6 +41,21 @@ describe('npm run bench -- --smoke', () => {
         dataSets: Array<{ dataSize: number; storage: { raw?: { size: number }; daily?: unknown } }>;
       };
       storage?: unknown;
+      audienceIngest?: {
+        runs: Array<{ shape: string; variant: string; engine: string; hits: number; errors: number }>;
+      };
+      audienceStorage?: {
+        sketchGrowth: Array<{ visitors: number; pageDay: { without: number; with: number } }>;
+        referrerHosts: Array<{ hosts: number; maxValues: number; sourceKeys: number; documentBytes: number }>;
+      };
+      audienceQueries?: {
+        cells: Array<{ kind: string; totalCount?: number; distinctInHits?: number; otherHits?: number }>;
+        accuracy: Array<{ level: string; errors: { pairs: number; missing: number } }>;
+      };
+      visitorAccuracy?: {
+        server: Array<{ range: { estimate: number | null; truth: number } }>;
+        site: { range: { estimate: number | null; truth: number } };
+      };
     };
     expect(['MongoDB', 'FerretDB']).toContain(json.engine.name);
     expect(json.failures).toEqual([]);
@@ -64,13 +79,46 @@ describe('npm run bench -- --smoke', () => {
       expect(set.storage.daily).toBeDefined();
     }
     expect(Object.keys(json)).toEqual(expect.arrayContaining(['schemaGrowth', 'ingest', 'queries', 'storage']));
-    expect(fs.readFileSync(path.join(output.resultsDir, 'results.csv'), 'utf8')).toMatch(
-      /^section,variant,metric,value,unit,engine\n/,
+    // Sections 7–10 (visitors and dimensions): every variant on both traffic shapes, on this run's engine.
+    const variants = ['off', 'visitors', 'dimensions', 'all', 'allWithoutValueVisitors'];
+    expect(json.audienceIngest?.runs.map((r) => `${r.shape}/${r.variant}`).sort()).toEqual(
+      ['realistic', 'narrow'].flatMap((shape) => variants.map((variant) => `${shape}/${variant}`)).sort(),
     );
+    for (const run of json.audienceIngest?.runs ?? [])
+      expect(run).toMatchObject({ engine: json.engine.label, errors: 0, hits: 2_000 });
+    for (const row of json.audienceStorage?.sketchGrowth ?? [])
+      expect(row.pageDay.with).toBeGreaterThan(row.pageDay.without);
+    // A document keeps at most DIMENSION_MAX_VALUES sources of its own (plus `(other)`).
+    for (const row of json.audienceStorage?.referrerHosts ?? []) {
+      expect(row.sourceKeys).toBe(row.hosts <= row.maxValues ? row.hosts : row.maxValues + 1);
+      expect(row.documentBytes).toBeLessThan(16 * 1024 * 1024);
+    }
+    // Below the cap, a breakdown counts exactly the distinct sources its hits had.
+    const breakdowns = json.audienceQueries?.cells.filter((c) => c.kind === 'breakdownSource') ?? [];
+    expect(breakdowns).toHaveLength(6);
+    for (const cell of breakdowns) {
+      expect(cell.otherHits).toBe(0);
+      expect(cell.totalCount).toBe(cell.distinctInHits);
+    }
+    for (const row of json.audienceQueries?.accuracy ?? []) expect(row.errors).toMatchObject({ missing: 0 });
+    // Up to 100 visitors an estimate is within one of the truth (issue 19), through the server's keyed hashes.
+    for (const row of [...(json.visitorAccuracy?.server ?? []), json.visitorAccuracy?.site]) {
+      expect(Math.abs((row?.range.estimate ?? Number.NaN) - (row?.range.truth ?? 0))).toBeLessThanOrEqual(1);
+    }
+    const csv = fs.readFileSync(path.join(output.resultsDir, 'results.csv'), 'utf8');
+    expect(csv).toMatch(/^section,variant,metric,value,unit,engine\n/);
+    expect(csv).toContain(`audience-ingest,realistic/all,hits_per_s,`);
     const report = fs.readFileSync(output.reportPath, 'utf8');
     expect(report).toContain('# Benchmarks');
     expect(report).toContain(json.engine.label);
     expect(report).toContain(`## At 1,000 hits: raw events against tally (${json.engine.label})`);
+    for (const heading of [
+      '## 7. Ingest with visitors and dimensions',
+      '## 8. Storage of visitors and dimensions',
+      '## 9. Queries of visitors and breakdowns',
+      '## 10. Visitor accuracy: estimates against the true count',
+    ])
+      expect(report).toContain(`${heading} (${json.engine.label})`);
     expect(output.chartPaths.map((file) => path.basename(file)).sort()).toEqual([
       'ingest.svg',
       'query-bytes.svg',
@@ -85,5 +133,5 @@ describe('npm run bench -- --smoke', () => {
     ]);
     for (const file of output.chartPaths)
       expect(fs.readFileSync(file, 'utf8')).toMatch(/^<svg [^>]*>[\s\S]*<\/svg>\n$/);
-  }, 180_000);
+  }, 360_000);
 });

@@ -1,5 +1,5 @@
 /** The one option parser of bench/: typed values with defaults, and mistakes that name the flag and what it got. */
-import { parseOptions, usageOf } from '../../../../bench/shared/options';
+import { helpOf, parseOptions, usageOf } from '../../../../bench/shared/options';
 
 const SPECS = {
   file: { kind: 'positional', value: 'FILE', needs: 'the file to write' },
@@ -65,5 +65,55 @@ describe('usageOf', () => {
     expect(usageOf(SPECS)).toBe(
       'FILE, --quick, --rounds N, --pages N,M, --baseline DIR, --only NAME, --node-arg ARG, --style combined|common',
     );
+  });
+});
+
+describe('--help', () => {
+  /** Runs parseOptions with `argv` and returns what `--help` printed, or undefined when it parsed normally. */
+  function helpFor(argv: string[], specs: Parameters<typeof parseOptions>[1] = SPECS): string | undefined {
+    let printed: string | undefined;
+    const exit = (): never => {
+      throw new Error('exited');
+    };
+    try {
+      parseOptions(argv, specs, { program: 'node probe.js', print: (text) => (printed = text), exit });
+    } catch (error) {
+      if ((error as Error).message !== 'exited') throw error;
+    }
+    return printed;
+  }
+
+  it.each([[['--help']], [['out.log', '--help']], [['--fast', '--help']], [['--rounds', 'x', '--help']]])(
+    'prints the usage and exits for %j, before any mistake is refused',
+    (argv) => {
+      expect(helpFor(argv)).toBe(helpOf(SPECS, 'node probe.js'));
+    },
+  );
+
+  it('lists every argument with its default or what it needs, and --help itself', () => {
+    expect(helpOf(SPECS, 'node probe.js')).toBe(
+      [
+        'usage: node probe.js FILE [--quick] [--rounds N] [--pages N,M] [--baseline DIR] [--only NAME] [--node-arg ARG] [--style combined|common]',
+        '  FILE                     required: the file to write',
+        '  --quick                  off unless given',
+        '  --rounds N               default 7',
+        '  --pages N,M              default 1000,100000',
+        '  --baseline DIR           optional',
+        '  --only NAME              optional; may be repeated',
+        '  --node-arg ARG           optional; may be repeated',
+        '  --style combined|common  default combined',
+        '  --help                   print this and exit',
+      ].join('\n'),
+    );
+  });
+
+  it('takes --help as the value of a flag that accepts dashes, and refuses it as any other value', () => {
+    expect(helpFor(['out.log', '--node-arg', '--help'])).toBeUndefined();
+    expect(parseOptions(['out.log', '--node-arg', '--help'], SPECS)['node-arg']).toEqual(['--help']);
+    expect(() => helpFor(['out.log', '--only', '--help'])).toThrow('--only needs a value (NAME), got "--help"');
+  });
+
+  it('gives probes without options a usage line too', () => {
+    expect(helpFor(['--help'], {})).toBe('usage: node probe.js\n  --help  print this and exit');
   });
 });
