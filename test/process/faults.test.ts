@@ -99,9 +99,23 @@ function expectBetween(stored: readonly number[], tally: Tally): void {
   }
 }
 
-/** Waits until the ingest loops have `count` acknowledged hits. */
-async function acknowledged(tally: Tally, count: number, what: string): Promise<void> {
-  await waitFor(() => tally.acknowledged, { until: (n) => n >= count, timeoutMs: 30_000, what });
+/**
+ * Waits until the ingest loops have `count` acknowledged hits. A stall says how the refused requests were answered
+ * and what the server logged last, so a failure seen once in a full run can be read without rerunning it.
+ */
+async function acknowledged(server: ServerProcess, tally: Tally, count: number, what: string): Promise<void> {
+  try {
+    await waitFor(() => tally.acknowledged, { until: (n) => n >= count, timeoutMs: 30_000, what });
+  } catch (error) {
+    const codes = JSON.stringify(Object.fromEntries(tally.codes));
+    const lines = server.logs
+      .slice(-12)
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    throw new Error(
+      `${(error as Error).message}; unacknowledged ${tally.unacknowledged} (${codes}); last log lines:\n${lines}`,
+    );
+  }
 }
 
 describe('database faults, on the real processes', () => {
@@ -145,13 +159,13 @@ describe('database faults, on the real processes', () => {
     let stop = false;
     const loops = [1, 2, 3].map(() => ingestLoop(server, '/kill', 20, () => stop, tally));
     try {
-      await acknowledged(tally, 200, '200 acknowledged hits before the kill');
+      await acknowledged(server, tally, 200, '200 acknowledged hits before the kill');
       const victim = server.ferretdbPid();
       process.kill(victim, 'SIGKILL');
       await server.waitForLog((line) => line.msg === 'embedded FerretDB restarted');
       expect(server.ferretdbPid()).not.toBe(victim);
       const restartedAt = tally.acknowledged;
-      await acknowledged(tally, restartedAt + 200, '200 more acknowledged hits after the restart');
+      await acknowledged(server, tally, restartedAt + 200, '200 more acknowledged hits after the restart');
     } finally {
       // Also when a wait fails: the loops must not outlive the test.
       stop = true;
@@ -173,7 +187,7 @@ describe('database faults, on the real processes', () => {
     let stop = false;
     const loops = [1, 2].map(() => ingestLoop(server, '/freeze', 20, () => stop, tally));
     try {
-      await acknowledged(tally, 100, '100 acknowledged hits before the freeze');
+      await acknowledged(server, tally, 100, '100 acknowledged hits before the freeze');
       const frozen = server.ferretdbPid();
       process.kill(frozen, 'SIGSTOP');
       try {
@@ -187,7 +201,7 @@ describe('database faults, on the real processes', () => {
         process.kill(frozen, 'SIGCONT');
       }
       const resumedAt = tally.acknowledged;
-      await acknowledged(tally, resumedAt + 100, '100 more acknowledged hits after the database resumed');
+      await acknowledged(server, tally, resumedAt + 100, '100 more acknowledged hits after the database resumed');
     } finally {
       stop = true;
     }
