@@ -8,8 +8,8 @@
  *   pipeline: imported hits count as served ones do (a second copy of this wiring once forgot site totals).
  * - Flushes in flight: INGEST_FLUSH_CONCURRENCY, capped by the write policy (one on FerretDB).
  * - Jobs: one expiry sweep per expiring collection whose expiry mode came out 'sweep' (none where a TTL index
- *   expires it), one preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE
- *   documents per command. Nothing starts them here: a server runs them (app/startBackgroundJobs), a one-off
+ *   expires it), the compaction of visitor sketches once their period is over (on every engine), one
+ *   preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE documents per command. Nothing starts them here: a server runs them (app/startBackgroundJobs), a one-off
  *   import does not.
  * - The Database belongs to the caller: close() writes what is pending and leaves the database open.
  *   Indexes exist before open resolves; a database lost meanwhile rejects it (the caller decides to wait again).
@@ -111,6 +111,11 @@ export async function openHitPipeline(
     const sweep: Sweep['sweep'] = (now, context) => counters.sweepSeconds(now, context);
     sweeps.push({ what: 'second-level documents', intervalMs, sweep });
   }
+  sweeps.push({
+    what: 'visitor sketches of past periods (compaction)',
+    intervalMs,
+    sweep: (now, context) => counters.compactSketches(now, context),
+  });
   if ((await ledger.ensureIndexes()) === 'sweep') {
     const sweep: Sweep['sweep'] = (now, context) => ledger.sweep(now, context);
     sweeps.push({ what: 'idempotency keys', intervalMs, sweep });

@@ -108,7 +108,9 @@ export function createMetrics(): Metrics {
     }),
     sweptDocuments: new Counter({
       name: 'tally_swept_documents_total',
-      help: 'Expired documents deleted by expiry sweeps (engines without TTL indexes), by what expired.',
+      help:
+        'Documents handled by background jobs, by job: expired ones deleted by expiry sweeps (engines without TTL ' +
+        'indexes), and ones whose visitor sketches were compacted.',
       labelNames: ['what'],
       registers: [registry],
     }),

@@ -7,7 +7,7 @@
 import { isSiteTotal } from '../domain/siteTotal';
 import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../domain/visitors/VisitorSketch';
-import type { StatsExtras, StoredSketch } from '../store/statsExtras';
+import type { PackedSketch, StatsExtras, StoredSketch } from '../store/statsExtras';
 import type { DocumentLookup } from './DocumentLookup';
 import type { PeriodLevel, PeriodPiece } from './periodPieces';
 import type { SeriesPlan } from './planSeries';
@@ -40,8 +40,8 @@ export function seriesVisitors(request: SeriesRequest, plan: SeriesPlan, lookup:
 }
 
 /**
- * Reads the OR of some periods' sketches of one page (or the site's totals): `v`, or with a filter its value's `dv`
- * (kept at the minute precision).
+ * Reads the OR of some periods' sketches of one page (or the site's totals): `v` and `vz`, or with a filter its
+ * value's `dv` and `dvz` (kept at the minute precision).
  */
 export function sketchReader(
   page: string,
@@ -58,14 +58,26 @@ export function sketchReader(
       };
   const fieldsOf = (doc: StatsExtras | undefined): StoredSketch | undefined =>
     filter ? doc?.dv?.[filter.dimension]?.[filter.key] : doc?.v;
+  const packedOf = (doc: StatsExtras | undefined): PackedSketch | undefined =>
+    filter ? doc?.dvz?.[filter.dimension]?.[filter.key] : doc?.vz;
   return (pieces) => {
     const sketch = VisitorSketch.empty(Math.min(...pieces.map((piece) => precision[piece.level])));
     for (const piece of pieces) {
-      const fields = fieldsOf(documentOf(lookup, piece));
-      if (fields !== undefined) sketch.merge(VisitorSketch.fromStoredFields(fields, sketch.precision));
+      const doc = documentOf(lookup, piece);
+      mergeStored(sketch, fieldsOf(doc), packedOf(doc));
     }
     return sketch;
   };
+}
+
+/** ORs a document's sketch into `sketch`: its register fields and its compacted bytes, whichever it holds. */
+export function mergeStored(
+  sketch: VisitorSketch,
+  fields: StoredSketch | undefined,
+  packed: PackedSketch | undefined,
+): void {
+  if (fields !== undefined) sketch.merge(VisitorSketch.fromStoredFields(fields, sketch.precision));
+  if (packed !== undefined) sketch.merge(VisitorSketch.fromPacked(packed, sketch.precision));
 }
 
 export function documentOf(lookup: DocumentLookup, piece: PeriodPiece): StatsExtras | undefined {

@@ -5,15 +5,16 @@
  */
 import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../domain/visitors/VisitorSketch';
-import type { StoredSketch } from '../store/statsExtras';
+import type { PackedSketch, StoredSketch } from '../store/statsExtras';
 import type { BreakdownRequest, BreakdownTotals } from './Breakdown';
 import type { DocumentLookup } from './DocumentLookup';
 import type { BreakdownPlan } from './planBreakdown';
-import { documentOf } from './seriesVisitors';
+import { documentOf, mergeStored } from './seriesVisitors';
 
 export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, lookup: DocumentLookup): BreakdownTotals {
   const hits = new Map<string, number>();
   const sketches: Array<Readonly<Record<string, StoredSketch>>> = [];
+  const packed: Array<Readonly<Record<string, PackedSketch>>> = [];
   for (const piece of plan.pieces) {
     const doc = documentOf(lookup, piece);
     const counters = doc?.d?.[request.dimension];
@@ -25,14 +26,14 @@ export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, loo
     }
     const perValue = doc?.dv?.[request.dimension];
     if (perValue) sketches.push(perValue);
+    const compacted = doc?.dvz?.[request.dimension];
+    if (compacted) packed.push(compacted);
   }
   if (!request.visitors) return { request, hits };
   const visitorsOf = (key: string): number => {
     const sketch = VisitorSketch.empty(VISITOR_PRECISION.minute);
-    for (const perValue of sketches) {
-      const fields = perValue[key];
-      if (fields !== undefined) sketch.merge(VisitorSketch.fromStoredFields(fields, sketch.precision));
-    }
+    for (const perValue of sketches) mergeStored(sketch, perValue[key], undefined);
+    for (const perValue of packed) mergeStored(sketch, undefined, perValue[key]);
     return Math.round(sketch.estimate());
   };
   return { request, hits, visitorsOf };

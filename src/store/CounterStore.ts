@@ -1,6 +1,7 @@
 /**
  * Writes and reads of the hit counters (daily, monthly and second-level collections), over one Database, as its
- * write policy says: write filters, command sizes, how documents are read back, how the seconds expire.
+ * write policy says: write filters, command sizes, how documents are read back, how the seconds expire, and which
+ * documents' visitor sketches to compact once their period is over (compactSketches, SketchNominations).
  */
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { bulkUpsert, bulkUpsertOptions } from './bulkUpsert';
@@ -11,6 +12,7 @@ import type { Database } from './connectDatabase';
 import {
   DAILY_COLLECTION,
   dailyCollection,
+  dailyDocumentId,
   dailyDocumentIds,
   dailyIndexes,
   dailyProjection,
@@ -50,6 +52,9 @@ import type { WritePolicy } from './WritePolicy';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import type { ExtraFields, StatsExtras } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
+import { compactSketches } from './compactSketches';
+import type { CompactedLevel } from './compactSketches';
+import { SketchNominations } from './SketchNominations';
 import { isAbsorbed, markProjection } from './FlushMark';
 import type { FlushMark } from './FlushMark';
 import type { PendingUpdates } from './PendingUpdates';
@@ -96,6 +101,9 @@ export class CounterStore {
   private readonly logger: Logger | undefined;
   /** The retention sweep's view: expired ids found on the background connection, deleted through the writer. */
   private readonly expiring: ExpiringCollection;
+  /** Where compaction reads documents: the background connection. */
+  private readonly finders: Pick<Collections, 'daily' | 'monthly'>;
+  readonly nominations = new SketchNominations();
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
     this.readers = {
@@ -114,6 +122,10 @@ export class CounterStore {
     this.logger = options.logger;
     this.bulk = bulkUpsertOptions(database.policy, options.writeConcern);
     const finder = secondsCollection(database.backgroundDb());
+    this.finders = {
+      daily: dailyCollection(database.backgroundDb()),
+      monthly: monthlyCollection(database.backgroundDb()),
+    };
     this.expiring = expiringSeconds(finder, this.writers.seconds, sweepPlanFor(database.policy.reads));
   }
 
@@ -146,8 +158,36 @@ export class CounterStore {
       pending.size > 0 ? bulkUpsert(collection, pending.toOperations(this.policy.targeting, mark), options) : undefined,
     );
     const results = await Promise.allSettled(writes);
+    // Even a failed write may have reached some documents: nominating one with nothing to fold costs one read.
+    for (const key of batch.daily.sketchKeys()) this.nominations.nominate('daily', key.id, key.date.getTime());
+    for (const key of batch.monthly.sketchKeys()) this.nominations.nominate('monthly', key.id, key.date.getTime());
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
+  }
+
+  /**
+   * Compacts the visitor sketches of nominated documents whose period ended COMPACTION_DELAY_MS before `now` (a
+   * background job); resolves with how many documents were rewritten. Ids a failed run took are nominated again.
+   */
+  async compactSketches(now: number, context?: SweepContext): Promise<number> {
+    let compacted = 0;
+    for (const level of ['daily', 'monthly'] as const) {
+      const ids = this.nominations.take(level, now);
+      if (ids.length === 0) continue;
+      try {
+        compacted += await compactSketches(
+          this.finders[level] as unknown as Collection<Document>,
+          this.writers[level] as unknown as Collection<Document>,
+          level,
+          ids,
+          { targeting: this.policy.targeting, context },
+        );
+      } catch (error) {
+        this.nominations.restore(level, ids, now);
+        throw translateDriverError(error);
+      }
+    }
+    return compacted;
   }
 
   /** Whether every document of `batch` absorbed one of the mark's attempts (reads each collection once). */
@@ -223,8 +263,12 @@ export class CounterStore {
     fields: DailyFields,
     extra?: ExtraFields,
   ): Promise<Array<DailyStatsDocument & StatsExtras>> {
-    return this.read(this.readers.daily, ranges, dailyDocumentIds, dailyProjection(fields, extra), () =>
-      findDaily(this.readers.daily, ranges, fields, extra),
+    return this.nominateRead(
+      'daily',
+      extra,
+      this.read(this.readers.daily, ranges, dailyDocumentIds, dailyProjection(fields, extra), () =>
+        findDaily(this.readers.daily, ranges, fields, extra),
+      ),
     );
   }
 
@@ -232,8 +276,12 @@ export class CounterStore {
     ranges: readonly SeriesDocumentRange[],
     extra?: ExtraFields,
   ): Promise<Array<MonthlyStatsDocument & StatsExtras>> {
-    return this.read(this.readers.monthly, ranges, monthlyDocumentIds, monthlyProjection(extra), () =>
-      findMonthly(this.readers.monthly, ranges, extra),
+    return this.nominateRead(
+      'monthly',
+      extra,
+      this.read(this.readers.monthly, ranges, monthlyDocumentIds, monthlyProjection(extra), () =>
+        findMonthly(this.readers.monthly, ranges, extra),
+      ),
     );
   }
 
@@ -244,6 +292,23 @@ export class CounterStore {
     return this.read(this.readers.seconds, ranges, secondsDocumentIds, secondsProjection(extra), () =>
       findSeconds(this.readers.seconds, ranges, extra),
     );
+  }
+
+  /** A read that found register fields (`v`, `dv`) nominates their documents: data written before this process. */
+  private async nominateRead<T extends { metadata: { date: Date; site: string; page: string } } & StatsExtras>(
+    level: CompactedLevel,
+    extra: ExtraFields | undefined,
+    read: Promise<T[]>,
+  ): Promise<T[]> {
+    const docs = await read;
+    if (extra?.visitors !== true && extra?.dimensionVisitors === undefined) return docs;
+    const idOf = level === 'daily' ? dailyDocumentId : monthlyDocumentId;
+    for (const doc of docs) {
+      if (doc.v === undefined && doc.dv === undefined) continue;
+      const { site, page, date } = doc.metadata;
+      this.nominations.nominate(level, idOf(site, page, date.getTime()), date.getTime());
+    }
+    return docs;
   }
 
   /**

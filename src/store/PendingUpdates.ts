@@ -62,13 +62,17 @@ export class PendingDocument {
     return tally;
   }
 
+  carriesSketches(): boolean {
+    return this.bits.size > 0 || this.tallies.some((t) => t.words !== undefined);
+  }
+
   /** The upsert's `$inc` and `$bit` operands, built once per flush (`$bit` undefined when empty). */
   operands(): { readonly inc: Record<string, number>; readonly bit: Document | undefined } {
     const inc: Record<string, number> = Object.fromEntries(this.inc);
     const bit: Document = {};
     for (const [path, word] of this.bits) bit[path] = { or: word };
     for (const tally of this.tallies) tally.writeInto(inc, bit);
-    return { inc, bit: this.bits.size > 0 || this.tallies.some((t) => t.words !== undefined) ? bit : undefined };
+    return { inc, bit: this.carriesSketches() ? bit : undefined };
   }
 }
 
@@ -110,6 +114,13 @@ export class PendingUpdates {
       const { inc, bit } = document.operands();
       return counterUpsert(document.key, targeting, { inc, bits: bit, mark });
     });
+  }
+
+  /** The documents whose upsert ORs sketch words (visitors, per-value visitors). */
+  sketchKeys(): CounterDocumentKey[] {
+    const keys: CounterDocumentKey[] = [];
+    for (const document of this.byId.values()) if (document.carriesSketches()) keys.push(document.key);
+    return keys;
   }
 
   /** The documents this holds increments for. */

@@ -33,7 +33,8 @@ export const dailyIndexes = [
 ] as const;
 
 export function dailyCollection(db: Db): Collection<DailyStatsDocument> {
-  return db.collection<DailyStatsDocument>(DAILY_COLLECTION);
+  // Compacted sketches (vz, dvz) are binaries: read them as Buffers, the bytes VisitorSketch.fromPacked takes.
+  return db.collection<DailyStatsDocument>(DAILY_COLLECTION, { promoteBuffers: true });
 }
 
 export function dailyDocumentId(site: string, page: string, dayMs: number): string {

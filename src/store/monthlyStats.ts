@@ -27,7 +27,8 @@ export const monthlyIndexes = [
 ] as const;
 
 export function monthlyCollection(db: Db): Collection<MonthlyStatsDocument> {
-  return db.collection<MonthlyStatsDocument>(MONTHLY_COLLECTION);
+  // Compacted sketches (vz, dvz) are binaries: read them as Buffers, the bytes VisitorSketch.fromPacked takes.
+  return db.collection<MonthlyStatsDocument>(MONTHLY_COLLECTION, { promoteBuffers: true });
 }
 
 export function monthlyDocumentId(site: string, page: string, monthMs: number): string {

@@ -2,7 +2,9 @@
  * The visitor and dimension fields of counter documents (CONTRACT, issues 19 and 20) as reads see them, and the
  * projection that adds them to a find: `v` (the period's visitor sketch), `d.<dimension>.<key>` (hits per value) and
  * `dv.<dimension>.<key>` (per-value sketches, site documents only). Reads name only what they use, so a series that
- * does not show visitors never moves a register over the wire.
+ * does not show visitors never moves a register over the wire. Once a period is over, compactSketches folds `v` into
+ * `vz` and each `dv` sketch into its `dvz` twin (one binary value each); a read takes the OR of both forms, since
+ * a late hit writes `v` again beside `vz`.
  */
 import type { Document } from 'mongodb';
 import type { Dimension } from '../domain/dimensions/Dimension';
@@ -22,11 +24,16 @@ export interface ExtraFields {
 /** A stored sketch: register number → word (VisitorSketch.fromStoredFields reads it). */
 export type StoredSketch = Readonly<Record<string, number>>;
 
+/** A compacted sketch: VisitorSketch.toPacked's bytes (the collections hand binaries over as Buffers). */
+export type PackedSketch = Uint8Array;
+
 /** The extra fields as read; each present only when projected and written. */
 export interface StatsExtras {
   readonly v?: StoredSketch;
+  readonly vz?: PackedSketch;
   readonly d?: Readonly<Partial<Record<string, Readonly<Record<string, number>>>>>;
   readonly dv?: Readonly<Partial<Record<string, Readonly<Record<string, StoredSketch>>>>>;
+  readonly dvz?: Readonly<Partial<Record<string, Readonly<Record<string, PackedSketch>>>>>;
 }
 
 /**
@@ -36,15 +43,19 @@ export interface StatsExtras {
 export function extraProjection(extra: ExtraFields | undefined): Document {
   const projection: Document = {};
   if (extra === undefined) return projection;
-  if (extra.visitors === true) projection.v = 1;
+  if (extra.visitors === true) {
+    projection.v = 1;
+    projection.vz = 1;
+  }
   addDimensionPaths(projection, 'd', extra.dimensions);
   addDimensionPaths(projection, 'dv', extra.dimensionVisitors);
+  addDimensionPaths(projection, 'dvz', extra.dimensionVisitors);
   return projection;
 }
 
 function addDimensionPaths(
   projection: Document,
-  field: 'd' | 'dv',
+  field: 'd' | 'dv' | 'dvz',
   wanted: ReadonlyMap<Dimension, DimensionKeys> | undefined,
 ): void {
   if (wanted === undefined) return;

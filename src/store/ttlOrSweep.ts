@@ -139,12 +139,7 @@ export async function deleteExpired(
 ): Promise<number> {
   const { field, plan, what } = target;
   const before = new Date(cutoff);
-  const step = async <T>(description: string, run: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    const result = await context.watch(description, run);
-    await rest(Math.min(MAX_REST_MS, performance.now() - started));
-    return result;
-  };
+  const step = <T>(description: string, run: () => Promise<T>): Promise<T> => pacedStep(context, description, run);
   let deleted = 0;
   while (!context.stopped()) {
     const found =
@@ -222,9 +217,9 @@ export function startSweeper(
     sweep
       .sweep(clock(), context)
       .then((deleted) => {
-        if (deleted > 0) logger.debug({ deleted }, `swept expired ${sweep.what}`);
+        if (deleted > 0) logger.debug({ documents: deleted }, `background job on ${sweep.what}: ${deleted} documents`);
       })
-      .catch((error: unknown) => logger.warn({ err: error }, `retention sweep of ${sweep.what} failed`))
+      .catch((error: unknown) => logger.warn({ err: error }, `background job on ${sweep.what} failed`))
       .finally(() => {
         running = false;
       });
@@ -236,6 +231,17 @@ export function startSweeper(
       clearInterval(timer);
     },
   };
+}
+
+/**
+ * Runs one watched step of background work, then rests as long as it took (at most MAX_REST_MS): the job keeps the
+ * database busy half the time at most, and whoever queued for the connection meanwhile (a flush) goes first.
+ */
+export async function pacedStep<T>(context: SweepContext, description: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await context.watch(description, run);
+  await rest(Math.min(MAX_REST_MS, performance.now() - started));
+  return result;
 }
 
 /** Waits `ms` (at least one turn of the event loop): I/O callbacks and queued operations run first. */

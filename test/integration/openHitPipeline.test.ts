@@ -62,13 +62,19 @@ describe('openHitPipeline', () => {
     expect(stored).toEqual(new Map(withoutSeconds));
   });
 
-  it('hands over an expiry sweep for each expiring collection exactly where the write policy sweeps', async () => {
+  it('hands over an expiry sweep for each expiring collection exactly where the write policy sweeps, and the sketch compaction', async () => {
     const sweeps = (pipeline: HitPipeline) => pipeline.jobs.sweeps.map((sweep) => sweep.what);
     const swept = database.policy.expiry === 'sweep';
     // Salts of past periods are deleted by a sweep on every engine: no TTL index knows when a period is over.
     const salts = 'visitor salts of past periods';
-    expect(sweeps(await open())).toEqual(swept ? [salts, 'second-level documents', 'idempotency keys'] : [salts]);
-    expect(sweeps(await open({ SECONDS_ENABLED: 'false' }))).toEqual(swept ? [salts, 'idempotency keys'] : [salts]);
+    // So is the compaction of past periods' visitor sketches.
+    const sketches = 'visitor sketches of past periods (compaction)';
+    expect(sweeps(await open())).toEqual(
+      swept ? [salts, 'second-level documents', sketches, 'idempotency keys'] : [salts, sketches],
+    );
+    expect(sweeps(await open({ SECONDS_ENABLED: 'false' }))).toEqual(
+      swept ? [salts, sketches, 'idempotency keys'] : [salts, sketches],
+    );
   });
 
   it('counts no dimensions when DIMENSIONS_ENABLED is off', async () => {

@@ -53,6 +53,16 @@ export class VisitorSketch {
     return sketch;
   }
 
+  /**
+   * The sketch a packed field holds (toPacked's bytes), read at `precision`: a sketch packed at a higher precision
+   * reads as its fold; a lower one cannot be read finer and throws.
+   */
+  static fromPacked(bytes: Uint8Array, precision: number): VisitorSketch {
+    const sketch = VisitorSketch.empty(precision);
+    readPacked(bytes, precision, sketch.words);
+    return sketch;
+  }
+
   add(hash: Hash64): this {
     (this.words[hash.lo & (this.words.length - 1)] as number) |= registerValue(hash);
     return this;
@@ -95,8 +105,76 @@ export class VisitorSketch {
     return fields;
   }
 
+  /**
+   * One binary value for the whole sketch (what a closed period's document keeps, see store/compactSketches):
+   * byte 0 the layout, byte 1 the precision, then either every word (dense, 4 bytes each, little-endian) or, when
+   * that is smaller, each non-empty register as a 2-byte number and its 4-byte word, in register order (sparse).
+   */
+  toPacked(): Uint8Array {
+    let used = 0;
+    for (const word of this.words) if (word !== 0) used++;
+    const sparse = used * SPARSE_ENTRY < this.words.length * WORD;
+    const bytes = new Uint8Array(HEADER + (sparse ? used * SPARSE_ENTRY : this.words.length * WORD));
+    const view = new DataView(bytes.buffer);
+    bytes[0] = sparse ? SPARSE : DENSE;
+    bytes[1] = this.precision;
+    let at = HEADER;
+    this.words.forEach((word, register) => {
+      if (!sparse) {
+        view.setInt32(at, word, true);
+        at += WORD;
+      } else if (word !== 0) {
+        view.setUint16(at, register, true);
+        view.setInt32(at + 2, word, true);
+        at += SPARSE_ENTRY;
+      }
+    });
+    return bytes;
+  }
+
   estimate(): number {
     return estimateVisitors(this.words);
+  }
+}
+
+const HEADER = 2;
+const WORD = 4;
+const SPARSE_ENTRY = 6;
+const DENSE = 1;
+const SPARSE = 2;
+
+/** ORs the words packed in `bytes` into `into` (2^precision words), folding a finer sketch. */
+function readPacked(bytes: Uint8Array, precision: number, into: Int32Array): void {
+  const stored = bytes.length >= HEADER ? (bytes[1] as number) : -1;
+  const layout = bytes[0];
+  if (bytes.length < HEADER || (layout !== DENSE && layout !== SPARSE)) {
+    throw new RangeError(`packed visitor sketch must start with layout 1 or 2, got ${bytes.length} byte(s)`);
+  }
+  checkPrecision(stored);
+  if (stored < precision) {
+    throw new RangeError(`cannot read a visitor sketch packed at precision ${stored} at precision ${precision}`);
+  }
+  const registers = 2 ** stored;
+  const body = bytes.length - HEADER;
+  const expected = layout === DENSE ? registers * WORD : body - (body % SPARSE_ENTRY);
+  if (body !== expected) {
+    throw new RangeError(
+      `packed visitor sketch of precision ${stored} has ${body} bytes after its header, ` +
+        `expected ${layout === DENSE ? registers * WORD : 'a multiple of 6'}`,
+    );
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const mask = into.length - 1;
+  let previous = -1;
+  for (let at = HEADER; at < bytes.length; at += layout === DENSE ? WORD : SPARSE_ENTRY) {
+    const register = layout === DENSE ? (at - HEADER) / WORD : view.getUint16(at, true);
+    const word = view.getInt32(layout === DENSE ? at : at + 2, true);
+    if (register >= registers || (layout === SPARSE && register <= previous)) {
+      throw new RangeError(`packed visitor sketch of precision ${stored} lists register ${register} out of order`);
+    }
+    if (word < 0) throw new RangeError(`packed visitor sketch register ${register} has a negative word ${word}`);
+    previous = register;
+    (into[register & mask] as number) |= word;
   }
 }
 

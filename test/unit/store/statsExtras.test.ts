@@ -9,7 +9,7 @@ describe('extraProjection', () => {
     expect(extraProjection({})).toEqual({});
   });
 
-  it('projects `v`, whole dimensions and single keys', () => {
+  it('projects `v` and its compacted `vz`, whole dimensions and single keys (`dv` with its `dvz`)', () => {
     expect(
       extraProjection({
         visitors: true,
@@ -19,7 +19,15 @@ describe('extraProjection', () => {
         ]),
         dimensionVisitors: new Map([['device', new Set(['mobile'])]]),
       }),
-    ).toEqual({ v: 1, 'd.source': 1, 'd.country.DE': 1, 'd.country.FR': 1, 'dv.device.mobile': 1 });
+    ).toEqual({
+      v: 1,
+      vz: 1,
+      'd.source': 1,
+      'd.country.DE': 1,
+      'd.country.FR': 1,
+      'dv.device.mobile': 1,
+      'dvz.device.mobile': 1,
+    });
   });
 });
 
@@ -36,7 +44,13 @@ describe('mergeExtraFields', () => {
       { dimensions: new Map<Dimension, DimensionKeys>([['country', 'all']]) },
       { dimensions: new Map([['country', new Set(['FR'])]]) },
     ]);
-    expect(extraProjection(merged)).toEqual({ v: 1, 'd.source.Google': 1, 'd.source.Bing': 1, 'd.country': 1 });
+    expect(extraProjection(merged)).toEqual({
+      v: 1,
+      vz: 1,
+      'd.source.Google': 1,
+      'd.source.Bing': 1,
+      'd.country': 1,
+    });
   });
 
   it('does not change the fields it merges', () => {

@@ -1,0 +1,271 @@
+import type { Document } from 'mongodb';
+import type { Dimension } from '../../src/domain/dimensions/Dimension';
+import { SITE_TOTAL_PAGE } from '../../src/domain/siteTotal';
+import { splitmix64 } from '../../src/domain/visitors/splitmix64';
+import { VISITOR_PRECISION } from '../../src/domain/visitors/VisitorPrecision';
+import { BreakdownQuery } from '../../src/query/BreakdownQuery';
+import { loadSeries } from '../../src/query/loadSeries';
+import { StatsLoader } from '../../src/query/StatsLoader';
+import { parseSeriesRequest } from '../../src/query/parseSeriesRequest';
+import type { Series } from '../../src/query/Series';
+import { COMPACTION_PROJECTION, sketchCompaction } from '../../src/store/compactSketches';
+import type { SketchDocument } from '../../src/store/compactSketches';
+import { CounterBatch } from '../../src/store/CounterBatch';
+import { CounterStore } from '../../src/store/CounterStore';
+import { DAILY_COLLECTION, dailyDocumentId } from '../../src/store/dailyStats';
+import { DimensionCounting } from '../../src/store/DimensionCounting';
+import { MONTHLY_COLLECTION, monthlyDocumentId } from '../../src/store/monthlyStats';
+import { COMPACTION_DELAY_MS } from '../../src/store/SketchNominations';
+import { Granularity } from '../../src/time/Granularity';
+import { directEstimate, hitDimensions, hitsIn, VISITOR_SEED } from '../support/seedStats';
+import type { SeedHit } from '../support/seedStats';
+import { connectTestDatabase } from '../support/testDatabase';
+import type { TestDatabase } from '../support/testDatabase';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.parse('2026-03-31T12:00:00Z');
+const TODAY = NOW - (NOW % DAY);
+const FROM = TODAY - 40 * DAY;
+const TO = TODAY + DAY;
+const PAGES = ['/a', '/b', '/c'];
+const DEVICES = ['mobile', 'desktop', 'tablet'];
+const limits = { maxBuckets: 10_000, secondsRetentionMs: 48 * HOUR, dimensionVisitors: new Set<Dimension>(['device']) };
+
+let database: TestDatabase;
+let store: CounterStore;
+const sent: SeedHit[] = [];
+const dimensions = new DimensionCounting({ maxValues: 1_000, visitorDimensions: ['device'] });
+
+beforeAll(async () => {
+  database = await connectTestDatabase('sketch_compaction');
+  store = new CounterStore(database);
+  await store.ensureIndexes();
+});
+
+afterAll(async () => {
+  await database.dropAndClose();
+});
+
+/** Writes hits through the ingest path's own batch and store write (as a flush does). */
+async function write(hits: readonly SeedHit[]): Promise<void> {
+  const batch = new CounterBatch({ siteTotals: true, dimensions });
+  for (const hit of hits) {
+    batch.add({
+      site: hit.site,
+      page: hit.page,
+      at: hit.at,
+      count: hit.count ?? 1,
+      visitor: hit.visitor === undefined ? undefined : splitmix64(VISITOR_SEED, hit.visitor),
+      dimensions: hitDimensions(hit),
+    });
+  }
+  await store.write(batch);
+  sent.push(...hits);
+}
+
+function hitsBetween(from: number, to: number, visitors: (n: number) => number): SeedHit[] {
+  const hits: SeedHit[] = [];
+  let n = 0;
+  for (let t = from + 5 * 60_000; t < to; t += 53 * 60_000 + (n % 7) * 60_000) {
+    hits.push({
+      site: 'cmp',
+      page: PAGES[n % PAGES.length] as string,
+      at: t,
+      count: 1 + (n % 2),
+      visitor: n % 9 === 0 ? undefined : visitors(n),
+      dimensions: { device: DEVICES[(n >> 1) % DEVICES.length] },
+    });
+    n++;
+  }
+  return hits;
+}
+
+function ok<T>(result: T | Error | undefined): T {
+  if (result === undefined || result instanceof Error) throw result ?? new Error('nothing read');
+  return result;
+}
+
+/** The site's devices over the whole span, each with its visitors (per-value sketches). */
+async function deviceBreakdown(): Promise<unknown> {
+  const breakdowns = new BreakdownQuery({
+    maxPageSize: 100,
+    maxDays: 10_000,
+    dimensionVisitors: limits.dimensionVisitors,
+  });
+  const parsed = breakdowns.parse({
+    site: 'cmp',
+    dimension: 'device',
+    from: new Date(FROM),
+    to: new Date(TO),
+    first: 10,
+    visitors: true,
+  });
+  const result = breakdowns.rank(await new StatsLoader(store).breakdown(parsed.request), parsed);
+  return result.edges.map(({ node }) => [node.value, node.hits, node.visitors]);
+}
+
+/** Every series the test compares: each page and the site by DAY and MONTH, and the site filtered by a device. */
+async function readAll(): Promise<Series[]> {
+  const requests = [...PAGES, undefined].flatMap((page) =>
+    [Granularity.DAY, Granularity.MONTH].map((granularity) =>
+      parseSeriesRequest(
+        { site: 'cmp', page, granularity, from: new Date(FROM), to: new Date(TO), visitors: true },
+        limits,
+        NOW,
+      ),
+    ),
+  );
+  requests.push(
+    parseSeriesRequest(
+      {
+        site: 'cmp',
+        granularity: Granularity.DAY,
+        from: new Date(FROM),
+        to: new Date(TO),
+        visitors: true,
+        filter: { dimension: 'device', value: 'mobile' },
+      },
+      limits,
+      NOW,
+    ),
+  );
+  return (await loadSeries(store, requests)).map(ok);
+}
+
+/** The series readAll read for `page` (undefined: the site) by DAY. */
+function dayOf(all: readonly Series[], page: string | undefined): Series {
+  return ok(all[2 * [...PAGES, undefined].indexOf(page)]);
+}
+
+async function stored(collection: string, id: string): Promise<Document | null> {
+  return database.db.collection(collection).findOne({ _id: id } as Document);
+}
+
+const pastDay = TODAY - 3 * DAY;
+
+describe('compacting visitor sketches of past periods', () => {
+  let before: Series[];
+
+  it('folds `v` and `dv` of every past document into binaries and reads the same series after', async () => {
+    // 40 days of 150 returning visitors; then today's hits.
+    await write(hitsBetween(FROM, TODAY, (n) => (n * 37) % 150));
+    await write(hitsBetween(TODAY, NOW, (n) => (n * 37) % 150));
+    before = await readAll();
+    const devicesBefore = await deviceBreakdown();
+    const mobile = hitsIn(sent, { site: 'cmp', page: SITE_TOTAL_PAGE, from: FROM, to: TO }).filter(
+      (hit) => hit.dimensions?.device === 'mobile',
+    );
+    expect(devicesBefore).toContainEqual([
+      'mobile',
+      mobile.reduce((sum, hit) => sum + (hit.count ?? 1), 0),
+      directEstimate(mobile, VISITOR_PRECISION.minute),
+    ]);
+    expect(dayOf(before, undefined).visitors?.visitors).toBe(
+      directEstimate(
+        hitsIn(sent, { site: 'cmp', page: SITE_TOTAL_PAGE, from: FROM, to: TO }),
+        VISITOR_PRECISION.siteDay,
+      ),
+    );
+
+    // Nothing is due until its period is over and the delay has passed.
+    // Days before yesterday and last month (× 3 pages and the site), then yesterday once its delay is over.
+    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS - 1)).toBe(39 * 4 + 4);
+    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(4);
+
+    const past = await stored(DAILY_COLLECTION, dailyDocumentId('cmp', SITE_TOTAL_PAGE, pastDay));
+    expect(past?.v).toBeUndefined();
+    expect(past?.dv).toBeUndefined();
+    expect(Buffer.isBuffer(past?.vz?.buffer) || past?.vz?._bsontype === 'Binary').toBe(true);
+    expect(Object.keys(past?.dvz?.device ?? {}).sort()).toEqual(['desktop', 'mobile', 'tablet']);
+    // Counters and dimension counts are untouched.
+    expect(past?.daily).toBe(
+      hitsIn(sent, { site: 'cmp', page: SITE_TOTAL_PAGE, from: pastDay, to: pastDay + DAY }).reduce(
+        (sum, hit) => sum + (hit.count ?? 1),
+        0,
+      ),
+    );
+    expect(past?.d?.device?.mobile).toBeGreaterThan(0);
+    // Today's document and this month's are not over: left as written.
+    const today = await stored(DAILY_COLLECTION, dailyDocumentId('cmp', '/a', TODAY));
+    expect(today?.v).toBeDefined();
+    expect(today?.vz).toBeUndefined();
+    const month = await stored(MONTHLY_COLLECTION, monthlyDocumentId('cmp', '/a', Date.UTC(2026, 2, 1)));
+    expect(month?.v).toBeDefined();
+
+    expect(await readAll()).toEqual(before);
+    expect(await deviceBreakdown()).toEqual(devicesBefore);
+  });
+
+  it('reads a late hit written beside the binary, and folds it in at the next run', async () => {
+    // New visitors and returning ones, three days ago (already compacted).
+    const late = hitsBetween(pastDay, pastDay + 6 * HOUR, (n) => (n % 2 === 0 ? 1_000 + n : (n * 37) % 150));
+    await write(late);
+    const doc = await stored(DAILY_COLLECTION, dailyDocumentId('cmp', '/a', pastDay));
+    expect(doc?.v).toBeDefined();
+    expect(doc?.vz).toBeDefined();
+    const afterLate = await readAll();
+    const point = dayOf(afterLate, '/a').points.find((p) => p.t === pastDay);
+    expect(point?.visitors).toBe(
+      directEstimate(
+        hitsIn(sent, { site: 'cmp', page: '/a', from: pastDay, to: pastDay + DAY }),
+        VISITOR_PRECISION.pageDay,
+      ),
+    );
+    expect(afterLate).not.toEqual(before);
+
+    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(4);
+    expect((await stored(DAILY_COLLECTION, dailyDocumentId('cmp', '/a', pastDay)))?.v).toBeUndefined();
+    expect(await readAll()).toEqual(afterLate);
+  });
+
+  it('leaves a document that a write changed after the read to a later run, losing nothing', async () => {
+    const id = dailyDocumentId('cmp', '/b', pastDay);
+    await write([{ site: 'cmp', page: '/b', at: pastDay + HOUR, visitor: 5_001, dimensions: { device: 'mobile' } }]);
+    const read = (await database.db.collection(DAILY_COLLECTION).findOne({ _id: id } as Document, {
+      projection: COMPACTION_PROJECTION,
+      promoteBuffers: true,
+    })) as unknown as SketchDocument;
+    const operation = ok(sketchCompaction(read, 'daily', database.policy.targeting));
+    // A flush lands between the compaction's read and its rewrite.
+    await write([{ site: 'cmp', page: '/b', at: pastDay + HOUR, visitor: 5_002, dimensions: { device: 'mobile' } }]);
+    const result = await database.db.collection(DAILY_COLLECTION).bulkWrite([operation]);
+    expect(result.modifiedCount).toBe(0);
+    const expected = directEstimate(
+      hitsIn(sent, { site: 'cmp', page: '/b', from: pastDay, to: pastDay + DAY }),
+      VISITOR_PRECISION.pageDay,
+    );
+    const visitorsOf = async (): Promise<number | null | undefined> =>
+      dayOf(await readAll(), '/b').points.find((p) => p.t === pastDay)?.visitors;
+    expect(await visitorsOf()).toBe(expected);
+    // The write nominated the document again.
+    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBeGreaterThanOrEqual(1);
+    expect((await stored(DAILY_COLLECTION, id))?.v).toBeUndefined();
+    expect(await visitorsOf()).toBe(expected);
+  });
+
+  it('nominates, on read, documents written before this process started', async () => {
+    const fresh = new CounterStore(database);
+    const id = dailyDocumentId('cmp', '/c', pastDay);
+    await write([{ site: 'cmp', page: '/c', at: pastDay + 2 * HOUR, visitor: 7_001 }]);
+    expect((await stored(DAILY_COLLECTION, id))?.v).toBeDefined();
+    // A new store has seen no write: nothing to compact until a read finds register fields.
+    expect(await fresh.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(0);
+    await loadSeries(fresh, [
+      parseSeriesRequest(
+        {
+          site: 'cmp',
+          page: '/c',
+          granularity: Granularity.DAY,
+          from: new Date(FROM),
+          to: new Date(TO),
+          visitors: true,
+        },
+        limits,
+        NOW,
+      ),
+    ]);
+    expect(await fresh.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(1);
+    expect((await stored(DAILY_COLLECTION, id))?.v).toBeUndefined();
+  });
+});
