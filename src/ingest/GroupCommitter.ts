@@ -12,7 +12,13 @@
  * next to the batch, not in it, and always whole in one flush: the writer first claims their keys in the ledger and
  * adds only the claimed ones (see createFlushWriter), so a duplicate never enters a flush, and the ledger can name
  * the one attempt that carried each request.
+ *
+ * A flush's write has a deadline (`deadlineMs`): a write that has not settled by then is given up, as a timeout. Its
+ * callers get SERVICE_UNAVAILABLE (cause `timeout`), its slot goes to the next flush, and its attempt counts as failed
+ * with an unknown outcome: the lane is retired and the attempt is not definitely failed, so a keyed request it held
+ * is re-driven only after its lease, guarded by the attempt's marker. Whatever the write does later is ignored.
  */
+import { ServiceUnavailableError } from '../errors/ServiceUnavailableError';
 import { CounterBatch } from '../store/CounterBatch';
 import type { LaneSeq } from '../store/FlushMark';
 import { isDefiniteWriteFailure } from '../store/isDefiniteWriteFailure';
@@ -73,6 +79,11 @@ export interface GroupCommitterOptions {
   /** Opens an empty batch (it may need the clock, e.g. for the second-level retention window). */
   readonly newBatch?: (() => CounterBatch) | undefined;
   readonly observer?: FlushObserver | undefined;
+  /**
+   * How long a flush's write may take before it is given up (see above); absent: no deadline. A driver call that
+   * never settles would otherwise hold its slot, and every hit queued behind it, for ever.
+   */
+  readonly deadlineMs?: ((flush: FlushContext) => number) | undefined;
 }
 
 export class GroupCommitter {
@@ -215,25 +226,47 @@ export class GroupCommitter {
       const { observer } = this.options;
       observer?.started(this.size(part), part.waiters.length + this.waiting());
       const started = performance.now();
-      this.write(batch, { keyed: part.keyed, attempt })
-        .then(
-          (claimed) => {
-            observer?.settled((performance.now() - started) / 1000, true);
-            this.lanes.succeeded(attempt);
-            for (const w of part.waiters) w.resolve(w.keyed && claimed?.has(w.keyed) ? 'claimed' : 'written');
-          },
-          (error: unknown) => {
-            observer?.settled((performance.now() - started) / 1000, false);
-            this.lanes.failedWith(attempt, isDefiniteWriteFailure(error));
-            part.waiters.forEach((w) => w.reject(error));
-          },
-        )
-        .finally(() => {
-          this.inFlight -= 1;
-          // Whatever queued up behind a busy writer goes out at once: that is the batching.
-          if (this.sealed.length > 0 || this.open.waiters.length > 0) this.startFlush();
-          if (this.inFlight === 0) this.idle.splice(0).forEach((resolve) => resolve());
-        });
+      const flush: FlushContext = { keyed: part.keyed, attempt };
+      let settled = false;
+      const settle = (ok: boolean): boolean => {
+        if (settled) return false;
+        settled = true;
+        clearTimeout(deadline);
+        observer?.settled((performance.now() - started) / 1000, ok);
+        return true;
+      };
+      const succeeded = (claimed: ReadonlySet<KeyedSubmission> | void): void => {
+        if (!settle(true)) return;
+        this.lanes.succeeded(attempt);
+        for (const w of part.waiters) w.resolve(w.keyed && claimed?.has(w.keyed) ? 'claimed' : 'written');
+        this.flushEnded();
+      };
+      const failed = (error: unknown, definite: boolean): void => {
+        if (!settle(false)) return;
+        this.lanes.failedWith(attempt, definite);
+        part.waiters.forEach((w) => w.reject(error));
+        this.flushEnded();
+      };
+      const limitMs = this.options.deadlineMs?.(flush);
+      const deadline =
+        limitMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              // The write may still reach the database: its outcome is unknown, never a definite failure.
+              const error = new ServiceUnavailableError(
+                `the database did not acknowledge the write within ${limitMs} ms; retry later`,
+                'timeout',
+              );
+              failed(error, false);
+            }, limitMs);
+      this.write(batch, flush).then(succeeded, (error: unknown) => failed(error, isDefiniteWriteFailure(error)));
     }
+  }
+
+  private flushEnded(): void {
+    this.inFlight -= 1;
+    // Whatever queued up behind a busy writer goes out at once: that is the batching.
+    if (this.sealed.length > 0 || this.open.waiters.length > 0) this.startFlush();
+    if (this.inFlight === 0) this.idle.splice(0).forEach((resolve) => resolve());
   }
 }

@@ -8,6 +8,8 @@ import type { HitLimits } from '../domain/Hit';
 import type { SaltRotation } from './saltPeriod';
 
 export interface HitPipelineSettings {
+  /** MONGODB_TIMEOUT_MS: how long one database call may take; a flush's deadline follows from it. */
+  readonly databaseTimeoutMs: number;
   readonly ingest: HitLimits & {
     readonly flushIntervalMs: number;
     /** Flushes in flight, capped by the write policy (WritePolicy.maxFlushesInFlight). */

@@ -51,6 +51,19 @@ export function retryBudgetMs(leaseMs: number, databaseTimeoutMs: number): numbe
   return Math.max(0, leaseMs / 2 - databaseTimeoutMs);
 }
 
+/** Beyond the bounded driver calls, what a flush may spend in bulk writes' per-operation backoffs and the event loop. */
+export const FLUSH_DEADLINE_MARGIN_MS = 1_000;
+
+/**
+ * The GroupCommitter's deadline for one flush: the longest its write takes while every driver call keeps its
+ * `databaseTimeoutMs` bounds. A flush of unkeyed hits sends its counter writes once; a keyed one claims, then writes,
+ * and re-sends either only while the retry budget lasts. Longer than that, a driver call did not keep its bounds.
+ */
+export function flushDeadlineMs(flush: FlushContext, databaseTimeoutMs: number, retry: FlushRetry | undefined): number {
+  if (flush.keyed.length === 0) return databaseTimeoutMs + FLUSH_DEADLINE_MARGIN_MS;
+  return (retry?.budgetMs ?? 0) + 2 * databaseTimeoutMs + FLUSH_DEADLINE_MARGIN_MS;
+}
+
 export function createFlushWriter(deps: FlushWriterDeps): FlushWrite {
   return async (batch: CounterBatch, { keyed, attempt }: FlushContext) => {
     const began = deps.clock();

@@ -6,7 +6,8 @@
  * Invariants:
  * - Every batch counts site totals and second-level counters exactly as the settings say, whoever opened the
  *   pipeline: imported hits count as served ones do (a second copy of this wiring once forgot site totals).
- * - Flushes in flight: INGEST_FLUSH_CONCURRENCY, capped by the write policy (one on FerretDB).
+ * - Flushes in flight: INGEST_FLUSH_CONCURRENCY, capped by the write policy (one on FerretDB). Each has a deadline
+ *   (flushDeadlineMs, from MONGODB_TIMEOUT_MS): a write that outlives it is given up, so no flush holds a slot for ever.
  * - Jobs: one expiry sweep per expiring collection whose expiry mode came out 'sweep' (none where a TTL index
  *   expires it), the compaction of visitor sketches once their period is over (on every engine), one
  *   preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE documents per command. Nothing starts them here: a server runs them (app/startBackgroundJobs), a one-off
@@ -28,7 +29,7 @@ import type { Sweep } from '../store/ttlOrSweep';
 import { ensureVisitorSecret } from '../store/visitorSecret';
 import { VisitorSaltStore } from '../store/VisitorSaltStore';
 import { HOUR_MS } from '../time/buckets';
-import { createFlushWriter } from './createFlushWriter';
+import { createFlushWriter, flushDeadlineMs } from './createFlushWriter';
 import type { FlushRetry } from './createFlushWriter';
 import { GroupCommitter } from './GroupCommitter';
 import type { FlushObserver } from './GroupCommitter';
@@ -169,6 +170,7 @@ export async function openHitPipeline(
     maxPendingDocuments: settings.ingest.maxFlushDocuments,
     newBatch,
     observer: options.observer,
+    deadlineMs: (flush) => flushDeadlineMs(flush, settings.databaseTimeoutMs, options.retry),
   });
   const keyed = new KeyedRequests({
     committer,

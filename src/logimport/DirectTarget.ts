@@ -33,7 +33,6 @@ export class DirectTarget implements ImportTarget {
   static async open(
     config: HitPipelineSettings & {
       readonly mongodbDb: string;
-      readonly databaseTimeoutMs: number;
       readonly documentTargeting: WritePolicyOverrides['targeting'];
     },
     uri: string,

@@ -2,14 +2,17 @@
  * Opens the MongoClient: waits for the server (with backoff), detects the engine and derives the write policy first
  * (WritePolicy: a single-writer engine gets one connection, plus one per collection written through `writerDb` where
  * the policy says so), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang,
- * reports every command sent to `onCommand` (the metrics counter of round trips), and answers readiness from a
- * separate connection, so a busy or frozen main connection never makes /readyz itself hang. Background reads (the
- * expiry sweeps' scans) get a connection of their own on a single-writer engine, so no flush waits behind them.
+ * reports every command sent to `onCommand` (the metrics counter of round trips), fails a command written to a
+ * connection that died under it instead of letting it wait for ever (failWritesToClosedSockets), and answers
+ * readiness from a separate connection, so a busy or frozen main connection never makes /readyz itself hang.
+ * Background reads (the expiry sweeps' scans) get a connection of their own on a single-writer engine, so no flush
+ * waits behind them.
  */
 import { MongoClient } from 'mongodb';
 import type { Db, MongoClientOptions } from 'mongodb';
 import type { Logger } from '../logging/createLogger';
 import { detectEngine } from './EngineInfo';
+import { failWritesToClosedSockets } from './failWritesToClosedSockets';
 import type { EngineInfo } from './EngineInfo';
 import { writePolicyFor } from './WritePolicy';
 import type { WritePolicy, WritePolicyOverrides } from './WritePolicy';
@@ -60,6 +63,11 @@ const WAIT_MAX_DELAY_MS = 5_000;
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  if (!failWritesToClosedSockets()) {
+    options.logger.warn(
+      'the MongoDB driver changed: writes to a closed connection are not guarded; a flush may wait until its deadline',
+    );
+  }
   const engine = await waitForEngine(options, timeoutMs);
   const policy = writePolicyFor(engine, options.policy);
   const client = new MongoClient(options.uri, {
