@@ -6,7 +6,9 @@
  * hosts, drawn uniformly, so a breakdown of SOURCE meets as many distinct values as the traffic holds. Documents are
  * built day by day (a day's daily documents inserted when the day is done, monthly ones when the month is), so
  * memory follows a day's documents, not the data set. It also keeps the exact answers: distinct visitors of the
- * dashboard's pages and of the site, over the range and per day, and distinct sources per span.
+ * dashboard's pages and of the site, over the range and per day, and distinct sources per span. Then, as a running
+ * server's compaction job leaves them once each period is over, the sketches of every past day and month are
+ * compacted by the store's own compactSketches (timed); the current month's documents keep their register fields.
  */
 import type { Db } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
@@ -14,6 +16,8 @@ import { deriveDimensions } from '../../src/domain/dimensions/deriveDimensions';
 import type { DimensionContext } from '../../src/domain/dimensions/deriveDimensions';
 import { splitmix64 } from '../../src/domain/visitors/splitmix64';
 import { loadDimensionSources } from '../../src/ingest/loadDimensionSources';
+import { compactSketches } from '../../src/store/compactSketches';
+import type { CompactedLevel } from '../../src/store/compactSketches';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { DimensionCounting } from '../../src/store/DimensionCounting';
@@ -64,6 +68,9 @@ export interface AudienceDataSet {
   readonly dailyDocuments: number;
   readonly monthlyDocuments: number;
   readonly loadMs: number;
+  /** Documents whose sketches were compacted after the load, and how long that took. */
+  readonly compactedDocuments: number;
+  readonly compactMs: number;
   readonly truth: Record<string, AudienceTruth>;
 }
 
@@ -83,6 +90,7 @@ export async function loadAudienceData(
   const truth: Record<string, AudienceTruth> = {};
   let dailyDocuments = 0;
   let monthlyDocuments = 0;
+  const past: Record<CompactedLevel, string[]> = { daily: [], monthly: [] };
   for (const { site, longTailHosts } of AUDIENCE_SITES) {
     const audience = new AudienceTraffic({
       seed: 5005,
@@ -100,6 +108,7 @@ export async function loadAudienceData(
       const dayStart = first + day * DAY_MS;
       if (startOfMonth(dayStart) !== monthStart) {
         monthlyDocuments += await insert(db, MONTHLY_COLLECTION, month);
+        past.monthly.push(...month.sketchKeys().map((key) => key.id));
         month = new PendingUpdates();
         monthStart = startOfMonth(dayStart);
       }
@@ -126,10 +135,21 @@ export async function loadAudienceData(
         counter.add(day, rank, who.visitorRank, values.source);
       }
       dailyDocuments += await insert(db, DAILY_COLLECTION, batch.daily);
+      past.daily.push(...batch.daily.sketchKeys().map((key) => key.id));
       month.absorb(batch.monthly);
     }
     monthlyDocuments += await insert(db, MONTHLY_COLLECTION, month);
     truth[site] = counter.truth();
+  }
+  const loadMs = elapsedMs(start);
+  const compactStart = process.hrtime.bigint();
+  let compactedDocuments = 0;
+  for (const [level, collection] of [
+    ['daily', DAILY_COLLECTION],
+    ['monthly', MONTHLY_COLLECTION],
+  ] as const) {
+    const target = db.collection(collection);
+    compactedDocuments += await compactSketches(target, target, level, past[level], { targeting: 'shardKey' });
   }
   return {
     first,
@@ -138,7 +158,9 @@ export async function loadAudienceData(
     visitorPool,
     dailyDocuments,
     monthlyDocuments,
-    loadMs: elapsedMs(start),
+    loadMs,
+    compactedDocuments,
+    compactMs: elapsedMs(compactStart),
     truth,
   };
 }

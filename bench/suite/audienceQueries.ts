@@ -64,6 +64,8 @@ export interface AudienceQueryResult {
   readonly dailyDocuments: number;
   readonly monthlyDocuments: number;
   readonly loadMs: number;
+  readonly compactedDocuments: number;
+  readonly compactMs: number;
   readonly storage?: { readonly daily?: CollStats; readonly monthly?: CollStats };
   readonly rounds: number;
   readonly queriesPerRound: number;
@@ -102,7 +104,8 @@ export async function runAudienceQueries(deps: AudienceQueryDeps): Promise<Audie
     const data = await loadAudienceData(deps.db, { hits: sizes.queryHits, pages: sizes.queryPages, now: Date.now() });
     deps.log(
       `  stored ${data.hitsPerSite.toLocaleString('en-US')} hits on each of ${AUDIENCE_SITES.length} sites: ` +
-        `${data.dailyDocuments} daily + ${data.monthlyDocuments} monthly documents in ${(data.loadMs / 1000).toFixed(1)} s`,
+        `${data.dailyDocuments} daily + ${data.monthlyDocuments} monthly documents in ${(data.loadMs / 1000).toFixed(1)} s; ` +
+        `sketches of ${data.compactedDocuments} past documents compacted in ${(data.compactMs / 1000).toFixed(1)} s`,
     );
     const specs = querySpecs(data);
     const cells = withDistinctSources(await timeQueries(client, specs, sizes, deps.log), data);
@@ -125,6 +128,8 @@ export async function runAudienceQueries(deps: AudienceQueryDeps): Promise<Audie
       dailyDocuments: data.dailyDocuments,
       monthlyDocuments: data.monthlyDocuments,
       loadMs: data.loadMs,
+      compactedDocuments: data.compactedDocuments,
+      compactMs: data.compactMs,
       ...(daily || monthly ? { storage: { ...optional('daily', daily), ...optional('monthly', monthly) } } : {}),
       rounds: sizes.queryRounds,
       queriesPerRound: sizes.queriesPerRound,

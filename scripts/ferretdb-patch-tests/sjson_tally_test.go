@@ -72,10 +72,10 @@ func randValue(r *rand.Rand, depth int, plain bool) any {
 	case 10:
 		return []int32{0, 1, -1, 255, 256, -2147483648, 2147483647, 100}[r.Intn(8)]
 	case 11:
-		if plain {
-			return int32(7)
-		}
-		return types.Binary{Subtype: types.BinaryGeneric, B: []byte{1, 2, byte(r.Intn(256))}}
+		// Binaries are plain too (tally10): the fast path reads their subtype.
+		b := make([]byte, r.Intn(40))
+		r.Read(b)
+		return types.Binary{Subtype: []types.BinarySubtype{types.BinaryGeneric, types.BinaryUser}[r.Intn(2)], B: b}
 	default:
 		if plain {
 			return "x"

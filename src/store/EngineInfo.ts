@@ -47,7 +47,7 @@ export interface EngineInfo {
   readonly reportsWriteErrorIndexes: boolean;
 }
 
-/** The version suffix scripts/ensure-ferretdb.js gives its patched build (`v1.24.2-tally9`). */
+/** The version suffix scripts/ensure-ferretdb.js gives its patched build (`v1.24.2-tally10`). */
 const PATCHED_FERRETDB = /-tally\d+$/;
 
 export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): EngineInfo {
