@@ -24,7 +24,6 @@ import type { AppHooks, Http } from './app/startHttp';
 import type { Database } from './store/connectDatabase';
 import { startEmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
-
 export type { AppHooks };
 
 export interface App {
@@ -94,13 +93,20 @@ export async function startApp(
       embedded,
       close() {
         closing ??= (async () => {
-          await serving.close(() => pipeline.drain().catch(() => undefined));
+          // A shutdown step over 2 s is logged with its name: a stop that hangs says where.
+          const step = async (name: string, run: () => Promise<void>): Promise<void> => {
+            const started = performance.now();
+            await run();
+            const ms = Math.round(performance.now() - started);
+            if (ms > 2_000) logger.warn({ step: name, ms }, `shutdown: ${name} took ${ms} ms`);
+          };
+          await step('closing HTTP', () => serving.close(() => pipeline.drain().catch(() => undefined)));
           live.close();
           jobs.stop();
           // Pending hits are written before the database closes; a write that fails here was never acknowledged.
-          await pipeline.close();
-          await database.close();
-          await embedded?.stop();
+          await step('writing pending hits', () => pipeline.close());
+          await step('closing the database', () => database.close());
+          await step('stopping the embedded database', async () => embedded?.stop());
         })();
         return closing;
       },
