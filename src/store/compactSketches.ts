@@ -42,6 +42,12 @@ export interface SketchDocument {
   readonly dvz?: Readonly<Record<string, Readonly<Record<string, PackedSketch>>>>;
 }
 
+/** The precision each document's sketch is written at (VISITOR_PRECISION), by level and owner. */
+const PRECISION = {
+  daily: { site: VISITOR_PRECISION.siteDay, page: VISITOR_PRECISION.pageDay },
+  monthly: { site: VISITOR_PRECISION.siteMonth, page: VISITOR_PRECISION.pageMonth },
+} as const;
+
 export const COMPACTION_PROJECTION = { _id: 1, metadata: 1, daily: 1, v: 1, vz: 1, dv: 1, dvz: 1 } as const;
 
 /** The guarded rewrite that compacts `doc`, or undefined when it holds no register field to fold. */
@@ -52,13 +58,7 @@ export function sketchCompaction(
 ): AnyBulkWriteOperation<Document> | undefined {
   if (doc.v === undefined && doc.dv === undefined) return undefined;
   const site = doc.metadata?.page !== undefined && isSiteTotal(doc.metadata.page);
-  const precision = site
-    ? level === 'daily'
-      ? VISITOR_PRECISION.siteDay
-      : VISITOR_PRECISION.siteMonth
-    : level === 'daily'
-      ? VISITOR_PRECISION.pageDay
-      : VISITOR_PRECISION.pageMonth;
+  const precision = PRECISION[level][site ? 'site' : 'page'];
   const set: Document = {};
   if (doc.v !== undefined || doc.vz !== undefined) set.vz = packed(doc.v, doc.vz, precision);
   if (doc.dv !== undefined) {

@@ -1,33 +1,21 @@
 import { flushDeadlineMs, FLUSH_DEADLINE_MARGIN_MS } from '../../../src/ingest/createFlushWriter';
 import { GroupCommitter } from '../../../src/ingest/GroupCommitter';
-import type { FlushContext, FlushObserver, KeyedSubmission } from '../../../src/ingest/GroupCommitter';
+import type { FlushObserver, KeyedSubmission } from '../../../src/ingest/GroupCommitter';
 import { ServiceUnavailableError } from '../../../src/errors/ServiceUnavailableError';
-import type { Hit } from '../../../src/domain/Hit';
-import type { CounterBatch } from '../../../src/store/CounterBatch';
-
-const hit = (page: string): Hit => ({ site: 's', page, at: Date.parse('2026-01-01T10:00:00Z'), count: 1 });
-/** Lets promise callbacks run and fires timers that are due, without moving the fake clock. */
-const tick = () => jest.advanceTimersByTimeAsync(0);
-const claim = (id: string) => ({ id, fingerprint: 'fp', now: 0 });
-
-interface Flush {
-  readonly batch: CounterBatch;
-  readonly context: FlushContext;
-  finish(claimed?: ReadonlySet<KeyedSubmission>): void;
-  fail(error: Error): void;
-}
-
-/** A writer whose flushes settle only when the test says so: a flush never settled is a write that hangs. */
-function controlledWriter() {
-  const flushes: Flush[] = [];
-  const write = (batch: CounterBatch, context: FlushContext) =>
-    new Promise<ReadonlySet<KeyedSubmission> | void>((resolve, reject) =>
-      flushes.push({ batch, context, finish: resolve, fail: reject }),
-    );
-  return { flushes, write };
-}
+import { claim, controlledWriter, hit, tick } from './controlledWriter';
 
 const DEADLINE_MS = 3_000;
+
+/** One flush at a time, each given DEADLINE_MS. */
+function withDeadline(write: ReturnType<typeof controlledWriter>['write'], observer?: FlushObserver): GroupCommitter {
+  return new GroupCommitter(write, {
+    intervalMs: 0,
+    concurrency: 1,
+    maxPendingDocuments: 1000,
+    deadlineMs: () => DEADLINE_MS,
+    observer,
+  });
+}
 
 // The deadline is time: fake timers decide when it passes, never the machine's load.
 beforeEach(() => jest.useFakeTimers());
@@ -36,12 +24,7 @@ afterEach(() => jest.useRealTimers());
 describe('GroupCommitter deadline', () => {
   it('gives up a write that never settles: its callers get SERVICE_UNAVAILABLE (timeout) and the next flush goes out', async () => {
     const { flushes, write } = controlledWriter();
-    const committer = new GroupCommitter(write, {
-      intervalMs: 0,
-      concurrency: 1,
-      maxPendingDocuments: 1000,
-      deadlineMs: () => DEADLINE_MS,
-    });
+    const committer = withDeadline(write);
     const hung = committer.submit([hit('/a')]);
     const outcome = hung.then(
       () => 'answered',
@@ -71,13 +54,7 @@ describe('GroupCommitter deadline', () => {
     const { flushes, write } = controlledWriter();
     const settled: boolean[] = [];
     const observer: FlushObserver = { started: () => undefined, settled: (_s, ok) => settled.push(ok) };
-    const committer = new GroupCommitter(write, {
-      intervalMs: 0,
-      concurrency: 1,
-      maxPendingDocuments: 1000,
-      deadlineMs: () => DEADLINE_MS,
-      observer,
-    });
+    const committer = withDeadline(write, observer);
     const hung = committer.submit([hit('/a')], true, claim('k'));
     const rejected = expect(hung).rejects.toBeInstanceOf(ServiceUnavailableError);
     await tick();
@@ -102,12 +79,7 @@ describe('GroupCommitter deadline', () => {
 
   it('answers a write that settles before the deadline as usual, and lets drain() end when a write hangs', async () => {
     const { flushes, write } = controlledWriter();
-    const committer = new GroupCommitter(write, {
-      intervalMs: 0,
-      concurrency: 1,
-      maxPendingDocuments: 1000,
-      deadlineMs: () => DEADLINE_MS,
-    });
+    const committer = withDeadline(write);
     const first = committer.submit([hit('/a')]);
     await jest.advanceTimersByTimeAsync(DEADLINE_MS - 1);
     flushes[0]?.finish();

@@ -1,28 +1,6 @@
 import { GroupCommitter } from '../../../src/ingest/GroupCommitter';
-import type { FlushContext, KeyedSubmission } from '../../../src/ingest/GroupCommitter';
-import type { Hit } from '../../../src/domain/Hit';
-import type { CounterBatch } from '../../../src/store/CounterBatch';
-
-const hit = (page: string): Hit => ({ site: 's', page, at: Date.parse('2026-01-01T10:00:00Z'), count: 1 });
-/** Lets promise callbacks run and fires timers that are due, without moving the fake clock. */
-const tick = () => jest.advanceTimersByTimeAsync(0);
-const claim = (id: string) => ({ id, fingerprint: 'fp', now: 0 });
-
-interface Flush {
-  readonly batch: CounterBatch;
-  readonly context: FlushContext;
-  finish(claimed?: ReadonlySet<KeyedSubmission>): void;
-  fail(error: Error): void;
-}
-
-function controlledWriter() {
-  const flushes: Flush[] = [];
-  const write = (batch: CounterBatch, context: FlushContext) =>
-    new Promise<ReadonlySet<KeyedSubmission> | void>((resolve, reject) =>
-      flushes.push({ batch, context, finish: resolve, fail: reject }),
-    );
-  return { flushes, write };
-}
+import { claim, controlledWriter, hit, tick } from './controlledWriter';
+import type { Flush } from './controlledWriter';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
