@@ -17,6 +17,7 @@ import type { Logger } from './logging/createLogger';
 import { createMetrics } from './metrics/createMetrics';
 import { createServices } from './app/createServices';
 import { openStores } from './app/openStores';
+import { shutdownStep } from './app/shutdownStep';
 import type { Stores } from './app/openStores';
 import { startBackgroundJobs } from './app/startBackgroundJobs';
 import { startHttp } from './app/startHttp';
@@ -93,13 +94,7 @@ export async function startApp(
       embedded,
       close() {
         closing ??= (async () => {
-          // A shutdown step over 2 s is logged with its name: a stop that hangs says where.
-          const step = async (name: string, run: () => Promise<void>): Promise<void> => {
-            const started = performance.now();
-            await run();
-            const ms = Math.round(performance.now() - started);
-            if (ms > 2_000) logger.warn({ step: name, ms }, `shutdown: ${name} took ${ms} ms`);
-          };
+          const step = shutdownStep(logger);
           await step('closing HTTP', () => serving.close(() => pipeline.drain().catch(() => undefined)));
           live.close();
           jobs.stop();

@@ -57,9 +57,9 @@ ${result.days} UTC days before today, on ${fmt(result.pages)} Zipf-popular pages
 ${fmt(result.visitorPool)} with repeat visits) and every dimension derived from the audience of section 7, written as
 the server writes them (site totals, default dimension settings): ${fmt(result.dailyDocuments)} daily and
 ${fmt(result.monthlyDocuments)} monthly documents, loaded in ${fmt(result.loadMs / 1000)} s. As a server's compaction job leaves
-them once each period is over, the visitor sketches of the ${fmt(result.compactedDocuments)} documents of past days and
-months were then compacted into one binary value each (\`vz\`, \`dvz\`; the current month's documents keep their
-register fields) by the store's own code, in ${fmt(result.compactMs / 1000)} s.${stored} The two sites differ in the
+them once each period is over, the visitor sketches and dimension counters of the ${fmt(result.compactedDocuments)} documents of past days and
+months were then compacted into one binary value each (\`vz\`, \`dvz\`, \`dz\`; the current month's documents keep their
+register fields and counters) by the store's own code, in ${fmt(result.compactMs / 1000)} s.${stored} The two sites differ in the
 long tail of their referrers: 1,000 or 100,000 hosts, drawn uniformly, so a breakdown of SOURCE meets many values.
 Queries go through GraphQL over HTTP to a tally server (a child process); each kind runs ${result.queriesPerRound}
 time(s) per round, ${result.rounds} rounds after a warm-up round, kinds in alternating order. Server CPU and \`find\`
@@ -77,7 +77,7 @@ ${table([`query (${e})`, 'latency ms p50 / p95', 'server CPU ms/query', 'finds/q
     results.engine.name === 'FerretDB'
       ? `
 - On FerretDB 1.x a read decodes what it returns field by field. tally's build decodes only the projected paths of a
-  find by \`_id\` (patch \`tally9\`; stock FerretDB decodes whole documents, then projects), and compacted sketches
+  find by \`_id\` (patch \`tally9\`; stock FerretDB decodes whole documents, then projects), and compacted sketches and counters
   are one field each, so a read's cost follows the fields it asks for. Rows are still read whole from SQLite.`
       : ''
   }

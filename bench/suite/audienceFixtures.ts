@@ -7,8 +7,8 @@
  * built day by day (a day's daily documents inserted when the day is done, monthly ones when the month is), so
  * memory follows a day's documents, not the data set. It also keeps the exact answers: distinct visitors of the
  * dashboard's pages and of the site, over the range and per day, and distinct sources per span. Then, as a running
- * server's compaction job leaves them once each period is over, the sketches of every past day and month are
- * compacted by the store's own compactSketches (timed); the current month's documents keep their register fields.
+ * server's compaction job leaves them once each period is over, the sketches and dimension counters of every past day and month are
+ * compacted by the store's own compactPastPeriods (timed); the current month's documents keep their register fields.
  */
 import type { Db } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
@@ -16,8 +16,8 @@ import { deriveDimensions } from '../../src/domain/dimensions/deriveDimensions';
 import type { DimensionContext } from '../../src/domain/dimensions/deriveDimensions';
 import { splitmix64 } from '../../src/domain/visitors/splitmix64';
 import { loadDimensionSources } from '../../src/ingest/loadDimensionSources';
-import { compactSketches } from '../../src/store/compactSketches';
-import type { CompactedLevel } from '../../src/store/compactSketches';
+import { compactPastPeriods } from '../../src/store/compactPastPeriods';
+import type { CompactedLevel } from '../../src/store/compactPastPeriods';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { DimensionCounting } from '../../src/store/DimensionCounting';
@@ -108,7 +108,7 @@ export async function loadAudienceData(
       const dayStart = first + day * DAY_MS;
       if (startOfMonth(dayStart) !== monthStart) {
         monthlyDocuments += await insert(db, MONTHLY_COLLECTION, month);
-        past.monthly.push(...month.sketchKeys().map((key) => key.id));
+        past.monthly.push(...month.compactableKeys().map((key) => key.id));
         month = new PendingUpdates();
         monthStart = startOfMonth(dayStart);
       }
@@ -135,7 +135,7 @@ export async function loadAudienceData(
         counter.add(day, rank, who.visitorRank, values.source);
       }
       dailyDocuments += await insert(db, DAILY_COLLECTION, batch.daily);
-      past.daily.push(...batch.daily.sketchKeys().map((key) => key.id));
+      past.daily.push(...batch.daily.compactableKeys().map((key) => key.id));
       month.absorb(batch.monthly);
     }
     monthlyDocuments += await insert(db, MONTHLY_COLLECTION, month);
@@ -149,7 +149,7 @@ export async function loadAudienceData(
     ['monthly', MONTHLY_COLLECTION],
   ] as const) {
     const target = db.collection(collection);
-    compactedDocuments += await compactSketches(target, target, level, past[level], { targeting: 'shardKey' });
+    compactedDocuments += await compactPastPeriods(target, target, level, past[level], { targeting: 'shardKey' });
   }
   return {
     first,

@@ -113,9 +113,9 @@ export async function openHitPipeline(
     sweeps.push({ what: 'second-level documents', intervalMs, sweep });
   }
   sweeps.push({
-    what: 'visitor sketches of past periods (compaction)',
+    what: 'sketches and dimension counters of past periods (compaction)',
     intervalMs,
-    sweep: (now, context) => counters.compactSketches(now, context),
+    sweep: (now, context) => counters.compactPastPeriods(now, context),
   });
   if ((await ledger.ensureIndexes()) === 'sweep') {
     const sweep: Sweep['sweep'] = (now, context) => ledger.sweep(now, context);

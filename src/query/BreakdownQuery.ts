@@ -97,7 +97,7 @@ export class BreakdownQuery {
         continue;
       }
       totalCount++;
-      const row = { key, value: valueOf(key), hits };
+      const row = new Row(key, hits);
       if (!after || compareBreakdownRows(row, after) > 0) following.push(row);
     }
     const rows = firstRanked(following, first + 1);
@@ -128,22 +128,37 @@ export class BreakdownQuery {
   }
 }
 
-type Row = ValueHits & { readonly key: string };
+/**
+ * A value's stored key and hits; the value itself (the key unescaped, about 1 µs) is worked out when first read: a
+ * 30-day breakdown of a long tail holds tens of thousands of keys, and ranking reads the values of ties only.
+ */
+class Row implements ValueHits {
+  private unescaped: string | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly hits: number,
+  ) {}
+
+  get value(): string {
+    return (this.unescaped ??= valueOf(this.key));
+  }
+}
 
 /**
  * The `count` first rows in ranking order. A breakdown over many days can hold tens of thousands of values for a
  * page of ten: keep the best `count` in a sorted buffer (binary insertion) instead of sorting them all.
  */
-export function firstRanked(rows: readonly Row[], count: number): Row[] {
+export function firstRanked<T extends ValueHits>(rows: readonly T[], count: number): T[] {
   if (count * 8 >= rows.length) return [...rows].sort(compareBreakdownRows).slice(0, count);
-  const best: Row[] = [];
+  const best: T[] = [];
   for (const row of rows) {
-    if (best.length === count && compareBreakdownRows(row, best[count - 1] as Row) >= 0) continue;
+    if (best.length === count && compareBreakdownRows(row, best[count - 1] as T) >= 0) continue;
     let low = 0;
     let high = best.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (compareBreakdownRows(best[middle] as Row, row) <= 0) low = middle + 1;
+      if (compareBreakdownRows(best[middle] as T, row) <= 0) low = middle + 1;
       else high = middle;
     }
     best.splice(low, 0, row);

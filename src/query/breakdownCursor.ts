@@ -15,7 +15,8 @@ export function decodeBreakdownCursor(cursor: string, field = 'after'): ValueHit
   return { hits, value: key };
 }
 
-/** The breakdown order: more hits first, then value ascending. */
+/** The breakdown order: more hits first, then value ascending (a row's value is read only to break a tie). */
 export function compareBreakdownRows(a: ValueHits, b: ValueHits): number {
+  if (a.hits !== b.hits) return compareRanked({ hits: a.hits, key: '' }, { hits: b.hits, key: '' });
   return compareRanked({ hits: a.hits, key: a.value }, { hits: b.hits, key: b.value });
 }

@@ -1,9 +1,11 @@
 /**
  * Turns fetched documents into a dense series: each bucket is the sum of its stored counters (see
  * counterPieces), zero where no document or counter exists (sparse documents and days without hits read as zeros).
- * A filtered series sums its value's `d.<dimension>.<key>` over the bucket's days and months instead. Visitors, when
+ * A filtered series sums its value's `d.<dimension>.<key>` (and its count in the compacted `dz.<dimension>`) over the
+ * bucket's days and months instead. Visitors, when
  * asked for, come from seriesVisitors.
  */
+import { packedCount } from '../domain/dimensions/packedCounters';
 import { floorTo, SECOND_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import type { CounterPiece } from './counterPieces';
@@ -56,7 +58,12 @@ function pieceCount(lookup: DocumentLookup, piece: CounterPiece): number {
 
 function sumFiltered(lookup: DocumentLookup, filter: DimensionFilter, pieces: readonly PeriodPiece[]): number {
   let sum = 0;
-  for (const piece of pieces) sum += number(documentOf(lookup, piece)?.d?.[filter.dimension]?.[filter.key]);
+  for (const piece of pieces) {
+    const doc = documentOf(lookup, piece);
+    sum += number(doc?.d?.[filter.dimension]?.[filter.key]);
+    const packed = doc?.dz?.[filter.dimension];
+    if (packed !== undefined) sum += packedCount(packed, filter.key);
+  }
   return sum;
 }
 

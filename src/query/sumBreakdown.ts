@@ -1,8 +1,10 @@
 /**
- * A breakdown's totals from the documents read for it: hits per key summed over the span's months and days, and,
+ * A breakdown's totals from the documents read for it: hits per key summed over the span's months and days (from
+ * the counters `d` and the compacted `dz` alike), and,
  * when the per-value sketches were read, each key's visitors on demand (the OR of its sketches, at the minute
  * precision they are written at): a page of ten values merges ten sketches, not every value's.
  */
+import { addPackedCounters } from '../domain/dimensions/packedCounters';
 import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../domain/visitors/VisitorSketch';
 import type { PackedSketch, StoredSketch } from '../store/statsExtras';
@@ -24,6 +26,8 @@ export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, loo
         if (count !== 0) hits.set(key, (hits.get(key) ?? 0) + count);
       }
     }
+    const packedCounters = doc?.dz?.[request.dimension];
+    if (packedCounters) addPackedCounters(packedCounters, hits);
     const perValue = doc?.dv?.[request.dimension];
     if (perValue) sketches.push(perValue);
     const compacted = doc?.dvz?.[request.dimension];

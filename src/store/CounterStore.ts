@@ -1,7 +1,7 @@
 /**
  * Writes and reads of the hit counters (daily, monthly and second-level collections), over one Database, as its
  * write policy says: write filters, command sizes, how documents are read back, how the seconds expire, and which
- * documents' visitor sketches to compact once their period is over (compactSketches, SketchNominations).
+ * documents' visitor sketches to compact once their period is over (compactPastPeriods, CompactionNominations).
  */
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { bulkUpsert, bulkUpsertOptions } from './bulkUpsert';
@@ -52,9 +52,9 @@ import type { WritePolicy } from './WritePolicy';
 import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import type { ExtraFields, StatsExtras } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
-import { compactSketches } from './compactSketches';
-import type { CompactedLevel } from './compactSketches';
-import { SketchNominations } from './SketchNominations';
+import { compactPastPeriods } from './compactPastPeriods';
+import type { CompactedLevel } from './compactPastPeriods';
+import { CompactionNominations } from './CompactionNominations';
 import { isAbsorbed, markProjection } from './FlushMark';
 import type { FlushMark } from './FlushMark';
 import type { PendingUpdates } from './PendingUpdates';
@@ -103,7 +103,7 @@ export class CounterStore {
   private readonly expiring: ExpiringCollection;
   /** Where compaction reads documents: the background connection. */
   private readonly finders: Pick<Collections, 'daily' | 'monthly'>;
-  readonly nominations = new SketchNominations();
+  readonly nominations = new CompactionNominations();
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
     this.readers = {
@@ -159,8 +159,8 @@ export class CounterStore {
     );
     const results = await Promise.allSettled(writes);
     // Even a failed write may have reached some documents: nominating one with nothing to fold costs one read.
-    for (const key of batch.daily.sketchKeys()) this.nominations.nominate('daily', key.id, key.date.getTime());
-    for (const key of batch.monthly.sketchKeys()) this.nominations.nominate('monthly', key.id, key.date.getTime());
+    for (const key of batch.daily.compactableKeys()) this.nominations.nominate('daily', key.id, key.date.getTime());
+    for (const key of batch.monthly.compactableKeys()) this.nominations.nominate('monthly', key.id, key.date.getTime());
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -169,13 +169,13 @@ export class CounterStore {
    * Compacts the visitor sketches of nominated documents whose period ended COMPACTION_DELAY_MS before `now` (a
    * background job); resolves with how many documents were rewritten. Ids a failed run took are nominated again.
    */
-  async compactSketches(now: number, context?: SweepContext): Promise<number> {
+  async compactPastPeriods(now: number, context?: SweepContext): Promise<number> {
     let compacted = 0;
     for (const level of ['daily', 'monthly'] as const) {
       const ids = this.nominations.take(level, now);
       if (ids.length === 0) continue;
       try {
-        compacted += await compactSketches(
+        compacted += await compactPastPeriods(
           this.finders[level] as unknown as Collection<Document>,
           this.writers[level] as unknown as Collection<Document>,
           level,
@@ -294,17 +294,22 @@ export class CounterStore {
     );
   }
 
-  /** A read that found register fields (`v`, `dv`) nominates their documents: data written before this process. */
+  /**
+   * A read that found register fields (`v`, `dv`) or dimension counters (`d`) nominates their documents: data written
+   * before this process.
+   */
   private async nominateRead<T extends { metadata: { date: Date; site: string; page: string } } & StatsExtras>(
     level: CompactedLevel,
     extra: ExtraFields | undefined,
     read: Promise<T[]>,
   ): Promise<T[]> {
     const docs = await read;
-    if (extra?.visitors !== true && extra?.dimensionVisitors === undefined) return docs;
+    if (extra?.visitors !== true && extra?.dimensionVisitors === undefined && extra?.dimensions === undefined) {
+      return docs;
+    }
     const idOf = level === 'daily' ? dailyDocumentId : monthlyDocumentId;
     for (const doc of docs) {
-      if (doc.v === undefined && doc.dv === undefined) continue;
+      if (doc.v === undefined && doc.dv === undefined && doc.d === undefined) continue;
       const { site, page, date } = doc.metadata;
       this.nominations.nominate(level, idOf(site, page, date.getTime()), date.getTime());
     }

@@ -116,10 +116,12 @@ export class PendingUpdates {
     });
   }
 
-  /** The documents whose upsert ORs sketch words (visitors, per-value visitors). */
-  sketchKeys(): CounterDocumentKey[] {
+  /** The documents whose upsert writes what compaction folds once the period is over: sketch words or dimensions. */
+  compactableKeys(): CounterDocumentKey[] {
     const keys: CounterDocumentKey[] = [];
-    for (const document of this.byId.values()) if (document.carriesSketches()) keys.push(document.key);
+    for (const document of this.byId.values()) {
+      if (document.tallies.length > 0 || document.carriesSketches()) keys.push(document.key);
+    }
     return keys;
   }
 

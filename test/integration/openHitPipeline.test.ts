@@ -62,13 +62,13 @@ describe('openHitPipeline', () => {
     expect(stored).toEqual(new Map(withoutSeconds));
   });
 
-  it('hands over an expiry sweep for each expiring collection exactly where the write policy sweeps, and the sketch compaction', async () => {
+  it('hands over an expiry sweep for each expiring collection exactly where the write policy sweeps, and the compaction of past periods', async () => {
     const sweeps = (pipeline: HitPipeline) => pipeline.jobs.sweeps.map((sweep) => sweep.what);
     const swept = database.policy.expiry === 'sweep';
     // Salts of past periods are deleted by a sweep on every engine: no TTL index knows when a period is over.
     const salts = 'visitor salts of past periods';
-    // So is the compaction of past periods' visitor sketches.
-    const sketches = 'visitor sketches of past periods (compaction)';
+    // So is the compaction of past periods' sketches and dimension counters.
+    const sketches = 'sketches and dimension counters of past periods (compaction)';
     expect(sweeps(await open())).toEqual(
       swept ? [salts, 'second-level documents', sketches, 'idempotency keys'] : [salts, sketches],
     );

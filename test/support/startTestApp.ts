@@ -4,7 +4,8 @@ import { print } from 'graphql';
 import { startApp } from '../../src/app';
 import type { App, AppHooks } from '../../src/app';
 import { loadConfig } from '../../src/config/loadConfig';
-import { createLogger } from '../../src/logging/createLogger';
+import pino from 'pino';
+import type { Logger } from '../../src/logging/createLogger';
 import { testDatabaseName, testMongoUri } from './testDatabase';
 
 export interface TestApp extends App {
@@ -43,7 +44,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dbName = testDatabaseName(label);
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', MONGODB_URI: testMongoUri(), MONGODB_DB: dbName, ...env });
-  const app = await startApp(config, createLogger({ level: 'silent', nodeEnv: 'test' }), clock, undefined, hooks);
+  const app = await startApp(config, shutdownLogger(label), clock, undefined, hooks);
   const graphqlUrl = `${app.url}/graphql`;
   return {
     ...app,
@@ -73,8 +74,26 @@ export async function startTestApp(
       return line ? Number(line.split(' ').pop()) : 0;
     },
     async stop() {
+      const started = performance.now();
       await app.database.db.dropDatabase().catch(() => undefined);
+      const ms = Math.round(performance.now() - started);
+      if (ms > 2_000) process.stderr.write(`[${label}] stop: dropping the test database took ${ms} ms\n`);
       await app.close();
     },
   };
+}
+
+/**
+ * Tests run silent, except for a slow step of the app's shutdown (app/shutdownStep): an `afterAll` that times out
+ * then says which step of which app it was waiting for.
+ */
+function shutdownLogger(label: string): Logger {
+  return pino(
+    { level: 'warn', base: { app: label } },
+    {
+      write(line: string) {
+        if (line.includes('"msg":"shutdown:')) process.stderr.write(line);
+      },
+    },
+  );
 }

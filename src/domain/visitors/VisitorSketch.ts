@@ -106,7 +106,7 @@ export class VisitorSketch {
   }
 
   /**
-   * One binary value for the whole sketch (what a closed period's document keeps, see store/compactSketches):
+   * One binary value for the whole sketch (what a closed period's document keeps, see store/compactPastPeriods):
    * byte 0 the layout, byte 1 the precision, then either every word (dense, 4 bytes each, little-endian) or, when
    * that is smaller, each non-empty register as a 2-byte number and its 4-byte word, in register order (sparse).
    */

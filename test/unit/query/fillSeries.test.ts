@@ -1,3 +1,4 @@
+import { packCounters } from '../../../src/domain/dimensions/packedCounters';
 import type { DocumentLookup } from '../../../src/query/DocumentLookup';
 import { fillSeries } from '../../../src/query/fillSeries';
 import { planSeries } from '../../../src/query/planSeries';
@@ -74,5 +75,38 @@ describe('fillSeries', () => {
     const series = fill(Granularity.MONTH, '2024-02-15T00:00:00Z', '2024-04-01T00:00:00Z');
     expect(series.points.map((p) => p.hits)).toEqual([3, 28]);
     expect(series.total).toBe(31);
+  });
+
+  it('sums one value of a filtered series from its counter and from the packed counters beside it', () => {
+    const packed = (google: number) => ({
+      source: packCounters([
+        ['google', google],
+        ['news%2Eexample', 100],
+      ]),
+    });
+    const days = [
+      { d: { source: { google: 1 } }, dz: packed(10) },
+      { dz: packed(20) },
+      { d: { source: { 'news%2Eexample': 3 } } },
+    ].map((fields, i) => ({ ...fields, metadata: metadata(`2024-01-0${i + 1}T00:00:00Z`) }));
+    const month = { d: { source: { google: 4 } }, dz: packed(30), metadata: metadata('2023-12-01T00:00:00Z') };
+    const filtered: DocumentLookup = {
+      daily: (day) => days.find((d) => d.metadata.date.getTime() === day) as ReturnType<DocumentLookup['daily']>,
+      monthly: (t) =>
+        (t === month.metadata.date.getTime() ? month : undefined) as ReturnType<DocumentLookup['monthly']>,
+    };
+    const hits = (granularity: Granularity, from: string, to: string): number[] => {
+      const request: SeriesRequest = {
+        site: 's',
+        page: '/p',
+        granularity,
+        from: ms(from),
+        to: ms(to),
+        filter: { dimension: 'source', value: 'google', key: 'google', sketched: false },
+      };
+      return fillSeries(request, planSeries(request), filtered).points.map((p) => p.hits);
+    };
+    expect(hits(Granularity.DAY, '2024-01-01T00:00:00Z', '2024-01-04T00:00:00Z')).toEqual([11, 20, 0]);
+    expect(hits(Granularity.MONTH, '2023-12-01T00:00:00Z', '2024-01-01T00:00:00Z')).toEqual([34]);
   });
 });

@@ -9,7 +9,7 @@ describe('extraProjection', () => {
     expect(extraProjection({})).toEqual({});
   });
 
-  it('projects `v` and its compacted `vz`, whole dimensions and single keys (`dv` with its `dvz`)', () => {
+  it('projects `v` and its compacted `vz`, whole dimensions and single keys (`d` with its `dz`, `dv` with its `dvz`)', () => {
     expect(
       extraProjection({
         visitors: true,
@@ -25,6 +25,9 @@ describe('extraProjection', () => {
       'd.source': 1,
       'd.country.DE': 1,
       'd.country.FR': 1,
+      // Compacted counters are one binary per dimension, read whole even for some keys.
+      'dz.source': 1,
+      'dz.country': 1,
       'dv.device.mobile': 1,
       'dvz.device.mobile': 1,
     });
@@ -50,6 +53,8 @@ describe('mergeExtraFields', () => {
       'd.source.Google': 1,
       'd.source.Bing': 1,
       'd.country': 1,
+      'dz.source': 1,
+      'dz.country': 1,
     });
   });
 

@@ -1,29 +1,30 @@
 import type { Binary, Document } from 'mongodb';
+import { addPackedCounters, packCounters } from '../../../src/domain/dimensions/packedCounters';
 import { SITE_TOTAL_PAGE } from '../../../src/domain/siteTotal';
 import { VisitorSketch } from '../../../src/domain/visitors/VisitorSketch';
-import { sketchCompaction } from '../../../src/store/compactSketches';
-import type { SketchDocument } from '../../../src/store/compactSketches';
-import { COMPACTION_DELAY_MS, SketchNominations } from '../../../src/store/SketchNominations';
+import { periodCompaction } from '../../../src/store/compactPastPeriods';
+import type { CompactableDocument } from '../../../src/store/compactPastPeriods';
+import { COMPACTION_DELAY_MS, CompactionNominations } from '../../../src/store/CompactionNominations';
 import { sketchOf } from '../domain/visitors/sketchOf';
 
 const words = (sketch: VisitorSketch): number[] => Array.from(sketch.words);
 
 function update(
-  doc: SketchDocument,
+  doc: CompactableDocument,
   level: 'daily' | 'monthly' = 'daily',
   targeting: 'shardKey' | 'idOnly' = 'idOnly',
 ) {
-  const operation = sketchCompaction(doc, level, targeting) as { updateOne: { filter: Document; update: Document } };
+  const operation = periodCompaction(doc, level, targeting) as { updateOne: { filter: Document; update: Document } };
   return operation.updateOne;
 }
 
 const bytes = (value: unknown): Uint8Array => (value as Binary).buffer;
 
-describe('sketchCompaction', () => {
+describe('periodCompaction', () => {
   it('has nothing to do for a document without register fields (none, or already compacted)', () => {
-    expect(sketchCompaction({ _id: 'x', daily: 3 }, 'daily', 'idOnly')).toBeUndefined();
+    expect(periodCompaction({ _id: 'x', daily: 3 }, 'daily', 'idOnly')).toBeUndefined();
     const vz = sketchOf(11, 1, 0, 10).toPacked();
-    expect(sketchCompaction({ _id: 'x', daily: 3, vz }, 'daily', 'idOnly')).toBeUndefined();
+    expect(periodCompaction({ _id: 'x', daily: 3, vz }, 'daily', 'idOnly')).toBeUndefined();
   });
 
   it.each([
@@ -38,7 +39,7 @@ describe('sketchCompaction', () => {
       { _id: 'x', metadata: { site: 's', page }, daily: 1, v: newer.toStoredFields(), vz: older.toPacked() },
       level,
     );
-    expect(change.$unset).toEqual({ v: '', dv: '' });
+    expect(change.$unset).toEqual({ v: '', dv: '', d: '' });
     const packed = bytes(change.$set.vz);
     expect(packed[1]).toBe(precision);
     expect(words(VisitorSketch.fromPacked(packed, precision))).toEqual(words(sketchOf(precision, 2, 0, 900)));
@@ -60,6 +61,42 @@ describe('sketchCompaction', () => {
     expect(words(VisitorSketch.fromPacked(bytes(dvz.device?.mobile), 8))).toEqual(words(mobile));
     expect(words(VisitorSketch.fromPacked(bytes(dvz.device?.tablet), 8))).toEqual(words(tablet));
     expect(words(VisitorSketch.fromPacked(bytes(dvz.os?.Linux), 8))).toEqual(words(tablet));
+  });
+
+  it("packs each dimension's counters, adding what was packed before, and leaves the sketches as they are", () => {
+    const { update: change } = update({
+      _id: 'x',
+      metadata: { site: 's', page: '/p' },
+      daily: 9,
+      vz: sketchOf(11, 1, 0, 10).toPacked(),
+      d: { source: { google: 4, 'news%2Eexample': 2 }, device: { mobile: 3 } },
+      dz: {
+        source: packCounters([
+          ['google', 10],
+          ['bing', 1],
+        ]),
+        os: packCounters([['Linux', 7]]),
+      },
+    });
+    expect(change.$set.vz).toBeUndefined();
+    expect(change.$set.dvz).toBeUndefined();
+    const dz = change.$set.dz as Record<string, Binary>;
+    expect(Object.keys(dz).sort()).toEqual(['device', 'os', 'source']);
+    const read = (packed: Binary | undefined): Record<string, number> => {
+      const counts = new Map<string, number>();
+      addPackedCounters(bytes(packed), counts);
+      return Object.fromEntries(counts);
+    };
+    expect(read(dz.source)).toEqual({ bing: 1, google: 14, 'news%2Eexample': 2 });
+    expect(read(dz.device)).toEqual({ mobile: 3 });
+    expect(read(dz.os)).toEqual({ Linux: 7 });
+    expect(change.$unset).toEqual({ v: '', dv: '', d: '' });
+  });
+
+  it('has nothing to do for counters already packed', () => {
+    expect(periodCompaction({ _id: 'x', daily: 3, dz: { os: packCounters([['Linux', 3]]) } }, 'daily', 'idOnly')).toBe(
+      undefined,
+    );
   });
 
   it('guards a daily document by its total and a monthly one by every day, a day without hits by absence', () => {
@@ -89,7 +126,7 @@ describe('sketchCompaction', () => {
   });
 });
 
-describe('SketchNominations', () => {
+describe('CompactionNominations', () => {
   const DAY = 86_400_000;
 
   it.each([
@@ -100,7 +137,7 @@ describe('SketchNominations', () => {
     ['monthly', Date.UTC(2028, 1, 1), Date.UTC(2028, 2, 1)],
     ['monthly', Date.UTC(2026, 11, 1), Date.UTC(2027, 0, 1)],
   ] as const)('a %s document of %i falls due at the end %i plus the delay', (level, start, end) => {
-    const nominations = new SketchNominations();
+    const nominations = new CompactionNominations();
     nominations.nominate(level, 'id', start);
     expect(nominations.take(level, end + COMPACTION_DELAY_MS - 1)).toEqual([]);
     expect(nominations.take(level, end + COMPACTION_DELAY_MS)).toEqual(['id']);
@@ -108,7 +145,7 @@ describe('SketchNominations', () => {
   });
 
   it('holds each id once, takes no more past its limit, and takes back what a failed run restores', () => {
-    const nominations = new SketchNominations(2);
+    const nominations = new CompactionNominations(2);
     nominations.nominate('daily', 'a', 0);
     nominations.nominate('daily', 'a', 0);
     nominations.nominate('daily', 'b', 0);

@@ -1,27 +1,31 @@
 /**
- * Compacts the visitor sketches of counter documents whose period is over: `v` (one int32 field per register,
- * up to 8,192) becomes `vz`, one binary value (VisitorSketch.toPacked), and each per-value sketch `dv.<dim>.<key>`
- * becomes `dvz.<dim>.<key>`. Writes keep `$bit`-ing `v` (atomic, idempotent, mergeable); only reads pay for a
+ * Compacts the visitor sketches and dimension counters of counter documents whose period is over: `v` (one int32
+ * field per register, up to 8,192) becomes `vz`, one binary value (VisitorSketch.toPacked), each per-value sketch
+ * `dv.<dim>.<key>` becomes `dvz.<dim>.<key>`, and each dimension's counters `d.<dim>` (up to DIMENSION_MAX_VALUES
+ * fields) become `dz.<dim>` (packCounters). Writes keep `$bit`-ing `v` (atomic, idempotent, mergeable); only reads pay for a
  * field per register, and on every engine they pay per field: the driver builds a JavaScript number per register,
  * and FerretDB 1.x decodes each stored field of a document it returns. A 90-day, 20-series dashboard with visitors
- * read 1,800 documents of up to 2,048 registers each (benchmarks section 9).
+ * read 1,800 documents of up to 2,048 registers each, and a 30-day breakdown of SOURCE 30 documents of 1,000
+ * counters each (benchmarks section 9).
  *
  * The rewrite is guarded by the document's hit counters: every write that ORs a register also increments them
  * (a hit counts where its visitor is sketched), and counters only grow, so `daily` unchanged since the read
- * means `v` and `dv` are unchanged too. A write that lands in between makes the guard miss; the document stays
+ * means `v`, `dv` and `d` are unchanged too. A write that lands in between makes the guard miss; the document stays
  * as it was (both forms are read as one) and the next run, nominated again by that write, compacts it. A late
- * hit after compaction writes `v` beside `vz`: reads OR the two, and a later run folds it in.
+ * hit after compaction writes `v` beside `vz` and `d` beside `dz`: reads OR the sketches and add the counters, and a
+ * later run folds them in.
  *
  * Documents are read on the caller's finder (a connection no flush waits on) and rewritten through the
  * collection's writer, in paced steps of COMPACTION_STEP documents in `_id` order.
  */
 import { Binary } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import { addPackedCounters, packCounters } from '../domain/dimensions/packedCounters';
 import { isSiteTotal } from '../domain/siteTotal';
 import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../domain/visitors/VisitorSketch';
 import type { Targeting } from './counterUpsert';
-import type { PackedSketch, StoredSketch } from './statsExtras';
+import type { PackedCounters, PackedSketch, StoredSketch } from './statsExtras';
 import { pacedStep } from './ttlOrSweep';
 import type { SweepContext } from './ttlOrSweep';
 
@@ -31,7 +35,7 @@ export type CompactedLevel = 'daily' | 'monthly';
 export const COMPACTION_STEP = 20;
 
 /** What a compaction reads of a document. */
-export interface SketchDocument {
+export interface CompactableDocument {
   readonly _id: string;
   readonly metadata?: { readonly site?: string; readonly page?: string };
   /** The day's total (daily documents) or the hits per day of the month (monthly documents): the guard. */
@@ -40,6 +44,8 @@ export interface SketchDocument {
   readonly vz?: PackedSketch;
   readonly dv?: Readonly<Record<string, Readonly<Record<string, StoredSketch>>>>;
   readonly dvz?: Readonly<Record<string, Readonly<Record<string, PackedSketch>>>>;
+  readonly d?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly dz?: Readonly<Record<string, PackedCounters>>;
 }
 
 /** The precision each document's sketch is written at (VISITOR_PRECISION), by level and owner. */
@@ -48,19 +54,29 @@ const PRECISION = {
   monthly: { site: VISITOR_PRECISION.siteMonth, page: VISITOR_PRECISION.pageMonth },
 } as const;
 
-export const COMPACTION_PROJECTION = { _id: 1, metadata: 1, daily: 1, v: 1, vz: 1, dv: 1, dvz: 1 } as const;
+export const COMPACTION_PROJECTION = {
+  _id: 1,
+  metadata: 1,
+  daily: 1,
+  v: 1,
+  vz: 1,
+  dv: 1,
+  dvz: 1,
+  d: 1,
+  dz: 1,
+} as const;
 
-/** The guarded rewrite that compacts `doc`, or undefined when it holds no register field to fold. */
-export function sketchCompaction(
-  doc: SketchDocument,
+/** The guarded rewrite that compacts `doc`, or undefined when it holds no register field or counter to fold. */
+export function periodCompaction(
+  doc: CompactableDocument,
   level: CompactedLevel,
   targeting: Targeting,
 ): AnyBulkWriteOperation<Document> | undefined {
-  if (doc.v === undefined && doc.dv === undefined) return undefined;
+  if (doc.v === undefined && doc.dv === undefined && doc.d === undefined) return undefined;
   const site = doc.metadata?.page !== undefined && isSiteTotal(doc.metadata.page);
   const precision = PRECISION[level][site ? 'site' : 'page'];
   const set: Document = {};
-  if (doc.v !== undefined || doc.vz !== undefined) set.vz = packed(doc.v, doc.vz, precision);
+  if (doc.v !== undefined) set.vz = packed(doc.v, doc.vz, precision);
   if (doc.dv !== undefined) {
     const dimensions = new Set([...Object.keys(doc.dvz ?? {}), ...Object.keys(doc.dv)]);
     const dvz: Record<string, Record<string, Binary>> = {};
@@ -75,19 +91,26 @@ export function sketchCompaction(
     }
     set.dvz = dvz;
   }
+  if (doc.d !== undefined) {
+    const dz: Record<string, Binary> = {};
+    for (const dimension of new Set([...Object.keys(doc.dz ?? {}), ...Object.keys(doc.d)])) {
+      dz[dimension] = packedCounters(doc.d[dimension], doc.dz?.[dimension]);
+    }
+    set.dz = dz;
+  }
   const filter: Document = { _id: doc._id, ...guard(doc.daily) };
   if (targeting === 'shardKey' && doc.metadata?.site !== undefined && doc.metadata.page !== undefined) {
     filter['metadata.site'] = doc.metadata.site;
     filter['metadata.page'] = doc.metadata.page;
   }
-  return { updateOne: { filter, update: { $set: set, $unset: { v: '', dv: '' } } } };
+  return { updateOne: { filter, update: { $set: set, $unset: { v: '', dv: '', d: '' } } } };
 }
 
 /**
  * Compacts the documents `ids` of one collection; resolves with how many were rewritten. Ids whose documents hold
  * nothing to fold, are gone, or changed since the read are left as they are.
  */
-export async function compactSketches(
+export async function compactPastPeriods(
   finder: Collection<Document>,
   writer: Collection<Document>,
   level: CompactedLevel,
@@ -102,10 +125,10 @@ export async function compactSketches(
     const step = async (): Promise<number> => {
       const docs = (await finder
         .find({ _id: { $in: chunk } } as Document, { projection: COMPACTION_PROJECTION, promoteBuffers: true })
-        .toArray()) as unknown as SketchDocument[];
+        .toArray()) as unknown as CompactableDocument[];
       const operations = docs
         .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
-        .map((doc) => sketchCompaction(doc, level, options.targeting))
+        .map((doc) => periodCompaction(doc, level, options.targeting))
         .filter((op): op is AnyBulkWriteOperation<Document> => op !== undefined);
       if (operations.length === 0) return 0;
       const result = await writer.bulkWrite(operations, { ordered: false });
@@ -124,11 +147,21 @@ function packed(fields: StoredSketch | undefined, bytes: PackedSketch | undefine
   return new Binary(sketch.toPacked());
 }
 
+function packedCounters(
+  fields: Readonly<Record<string, unknown>> | undefined,
+  bytes: PackedCounters | undefined,
+): Binary {
+  const counts = new Map<string, number>();
+  if (bytes !== undefined) addPackedCounters(bytes, counts);
+  for (const key in fields) counts.set(key, (counts.get(key) ?? 0) + Number(fields[key] ?? 0));
+  return new Binary(packCounters(counts));
+}
+
 /**
  * Conditions that hold while the document's hit counters are as read: the total of a day, or every day of a month
  * (a day without hits yet must still have none).
  */
-function guard(daily: SketchDocument['daily']): Document {
+function guard(daily: CompactableDocument['daily']): Document {
   if (daily === undefined) return { daily: { $exists: false } };
   if (typeof daily !== 'object') return { daily };
   const conditions: Document = {};

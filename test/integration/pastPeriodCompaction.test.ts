@@ -8,14 +8,15 @@ import { loadSeries } from '../../src/query/loadSeries';
 import { StatsLoader } from '../../src/query/StatsLoader';
 import { parseSeriesRequest } from '../../src/query/parseSeriesRequest';
 import type { Series } from '../../src/query/Series';
-import { COMPACTION_PROJECTION, sketchCompaction } from '../../src/store/compactSketches';
-import type { SketchDocument } from '../../src/store/compactSketches';
+import { packedCount } from '../../src/domain/dimensions/packedCounters';
+import { COMPACTION_PROJECTION, periodCompaction } from '../../src/store/compactPastPeriods';
+import type { CompactableDocument } from '../../src/store/compactPastPeriods';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { CounterStore } from '../../src/store/CounterStore';
 import { DAILY_COLLECTION, dailyDocumentId } from '../../src/store/dailyStats';
 import { DimensionCounting } from '../../src/store/DimensionCounting';
 import { MONTHLY_COLLECTION, monthlyDocumentId } from '../../src/store/monthlyStats';
-import { COMPACTION_DELAY_MS } from '../../src/store/SketchNominations';
+import { COMPACTION_DELAY_MS } from '../../src/store/CompactionNominations';
 import { Granularity } from '../../src/time/Granularity';
 import { directEstimate, hitDimensions, hitsIn, VISITOR_SEED } from '../support/seedStats';
 import type { SeedHit } from '../support/seedStats';
@@ -30,6 +31,8 @@ const FROM = TODAY - 40 * DAY;
 const TO = TODAY + DAY;
 const PAGES = ['/a', '/b', '/c'];
 const DEVICES = ['mobile', 'desktop', 'tablet'];
+// Referrer sources, one whose key is escaped (`news%2Eexample`).
+const SOURCES = ['google', 'bing', 'news.example', 'duckduckgo', 'ecosia'];
 const limits = { maxBuckets: 10_000, secondsRetentionMs: 48 * HOUR, dimensionVisitors: new Set<Dimension>(['device']) };
 
 let database: TestDatabase;
@@ -74,7 +77,7 @@ function hitsBetween(from: number, to: number, visitors: (n: number) => number):
       at: t,
       count: 1 + (n % 2),
       visitor: n % 9 === 0 ? undefined : visitors(n),
-      dimensions: { device: DEVICES[(n >> 1) % DEVICES.length] },
+      dimensions: { device: DEVICES[(n >> 1) % DEVICES.length], source: SOURCES[n % SOURCES.length] },
     });
     n++;
   }
@@ -105,6 +108,32 @@ async function deviceBreakdown(): Promise<unknown> {
   return result.edges.map(({ node }) => [node.value, node.hits, node.visitors]);
 }
 
+/** Hits per source over the whole span, of a page or the site, sorted by value. */
+async function sourceBreakdown(page?: string): Promise<Array<[string, number]>> {
+  const breakdowns = new BreakdownQuery({ maxPageSize: 100, maxDays: 10_000, dimensionVisitors: new Set() });
+  const parsed = breakdowns.parse({
+    site: 'cmp',
+    page,
+    dimension: 'source',
+    from: new Date(FROM),
+    to: new Date(TO),
+    first: 100,
+    visitors: false,
+  });
+  const result = breakdowns.rank(await new StatsLoader(store).breakdown(parsed.request), parsed);
+  return result.edges.map(({ node }): [string, number] => [node.value, node.hits]).sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+/** The same, recounted from the hits sent. */
+function recountSources(page?: string): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const hit of hitsIn(sent, { site: 'cmp', page: page ?? SITE_TOTAL_PAGE, from: FROM, to: TO })) {
+    const { source } = hitDimensions(hit);
+    counts.set(source, (counts.get(source) ?? 0) + (hit.count ?? 1));
+  }
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
 /** Every series the test compares: each page and the site by DAY and MONTH, and the site filtered by a device. */
 async function readAll(): Promise<Series[]> {
   const requests = [...PAGES, undefined].flatMap((page) =>
@@ -129,6 +158,18 @@ async function readAll(): Promise<Series[]> {
       limits,
       NOW,
     ),
+    parseSeriesRequest(
+      {
+        site: 'cmp',
+        page: '/a',
+        granularity: Granularity.WEEK,
+        from: new Date(FROM),
+        to: new Date(TO),
+        filter: { dimension: 'source', value: 'news.example' },
+      },
+      limits,
+      NOW,
+    ),
   );
   return (await loadSeries(store, requests)).map(ok);
 }
@@ -144,15 +185,19 @@ async function stored(collection: string, id: string): Promise<Document | null> 
 
 const pastDay = TODAY - 3 * DAY;
 
-describe('compacting visitor sketches of past periods', () => {
+describe('compacting visitor sketches and dimension counters of past periods', () => {
   let before: Series[];
 
-  it('folds `v` and `dv` of every past document into binaries and reads the same series after', async () => {
+  it('folds `v`, `dv` and `d` of every past document into binaries and reads the same series after', async () => {
     // 40 days of 150 returning visitors; then today's hits.
     await write(hitsBetween(FROM, TODAY, (n) => (n * 37) % 150));
     await write(hitsBetween(TODAY, NOW, (n) => (n * 37) % 150));
     before = await readAll();
     const devicesBefore = await deviceBreakdown();
+    const sourcesBefore = await sourceBreakdown();
+    expect(sourcesBefore).toEqual(recountSources());
+    expect(sourcesBefore.map(([source]) => source)).toEqual([...SOURCES].sort());
+    expect(await sourceBreakdown('/a')).toEqual(recountSources('/a'));
     const mobile = hitsIn(sent, { site: 'cmp', page: SITE_TOTAL_PAGE, from: FROM, to: TO }).filter(
       (hit) => hit.dimensions?.device === 'mobile',
     );
@@ -170,8 +215,8 @@ describe('compacting visitor sketches of past periods', () => {
 
     // Nothing is due until its period is over and the delay has passed.
     // Days before yesterday and last month (× 3 pages and the site), then yesterday once its delay is over.
-    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS - 1)).toBe(39 * 4 + 4);
-    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(4);
+    expect(await store.compactPastPeriods(TODAY + COMPACTION_DELAY_MS - 1)).toBe(39 * 4 + 4);
+    expect(await store.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBe(4);
 
     const past = await stored(DAILY_COLLECTION, dailyDocumentId('cmp', SITE_TOTAL_PAGE, pastDay));
     expect(past?.v).toBeUndefined();
@@ -185,7 +230,14 @@ describe('compacting visitor sketches of past periods', () => {
         0,
       ),
     );
-    expect(past?.d?.device?.mobile).toBeGreaterThan(0);
+    expect(past?.d).toBeUndefined();
+    const recount = (dimension: 'device' | 'source', value: string): number =>
+      hitsIn(sent, { site: 'cmp', page: SITE_TOTAL_PAGE, from: pastDay, to: pastDay + DAY })
+        .filter((hit) => hit.dimensions?.[dimension] === value)
+        .reduce((sum, hit) => sum + (hit.count ?? 1), 0);
+    expect(packedCount(past?.dz?.device?.buffer, 'mobile')).toBe(recount('device', 'mobile'));
+    expect(packedCount(past?.dz?.source?.buffer, 'news%2Eexample')).toBe(recount('source', 'news.example'));
+    expect(recount('source', 'news.example')).toBeGreaterThan(0);
     // Today's document and this month's are not over: left as written.
     const today = await stored(DAILY_COLLECTION, dailyDocumentId('cmp', '/a', TODAY));
     expect(today?.v).toBeDefined();
@@ -195,6 +247,8 @@ describe('compacting visitor sketches of past periods', () => {
 
     expect(await readAll()).toEqual(before);
     expect(await deviceBreakdown()).toEqual(devicesBefore);
+    expect(await sourceBreakdown()).toEqual(sourcesBefore);
+    expect(await sourceBreakdown('/a')).toEqual(recountSources('/a'));
   });
 
   it('reads a late hit written beside the binary, and folds it in at the next run', async () => {
@@ -213,10 +267,17 @@ describe('compacting visitor sketches of past periods', () => {
       ),
     );
     expect(afterLate).not.toEqual(before);
+    // The late hits' counters sit in `d` beside `dz`; a breakdown adds the two.
+    expect(doc?.d?.source).toBeDefined();
+    expect(doc?.dz?.source).toBeDefined();
+    expect(await sourceBreakdown('/a')).toEqual(recountSources('/a'));
+    expect(await sourceBreakdown()).toEqual(recountSources());
 
-    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(4);
+    expect(await store.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBe(4);
     expect((await stored(DAILY_COLLECTION, dailyDocumentId('cmp', '/a', pastDay)))?.v).toBeUndefined();
+    expect((await stored(DAILY_COLLECTION, dailyDocumentId('cmp', '/a', pastDay)))?.d).toBeUndefined();
     expect(await readAll()).toEqual(afterLate);
+    expect(await sourceBreakdown('/a')).toEqual(recountSources('/a'));
   });
 
   it('leaves a document that a write changed after the read to a later run, losing nothing', async () => {
@@ -225,8 +286,8 @@ describe('compacting visitor sketches of past periods', () => {
     const read = (await database.db.collection(DAILY_COLLECTION).findOne({ _id: id } as Document, {
       projection: COMPACTION_PROJECTION,
       promoteBuffers: true,
-    })) as unknown as SketchDocument;
-    const operation = ok(sketchCompaction(read, 'daily', database.policy.targeting));
+    })) as unknown as CompactableDocument;
+    const operation = ok(periodCompaction(read, 'daily', database.policy.targeting));
     // A flush lands between the compaction's read and its rewrite.
     await write([{ site: 'cmp', page: '/b', at: pastDay + HOUR, visitor: 5_002, dimensions: { device: 'mobile' } }]);
     const result = await database.db.collection(DAILY_COLLECTION).bulkWrite([operation]);
@@ -239,7 +300,7 @@ describe('compacting visitor sketches of past periods', () => {
       dayOf(await readAll(), '/b').points.find((p) => p.t === pastDay)?.visitors;
     expect(await visitorsOf()).toBe(expected);
     // The write nominated the document again.
-    expect(await store.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBeGreaterThanOrEqual(1);
+    expect(await store.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBeGreaterThanOrEqual(1);
     expect((await stored(DAILY_COLLECTION, id))?.v).toBeUndefined();
     expect(await visitorsOf()).toBe(expected);
   });
@@ -250,7 +311,7 @@ describe('compacting visitor sketches of past periods', () => {
     await write([{ site: 'cmp', page: '/c', at: pastDay + 2 * HOUR, visitor: 7_001 }]);
     expect((await stored(DAILY_COLLECTION, id))?.v).toBeDefined();
     // A new store has seen no write: nothing to compact until a read finds register fields.
-    expect(await fresh.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(0);
+    expect(await fresh.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBe(0);
     await loadSeries(fresh, [
       parseSeriesRequest(
         {
@@ -265,7 +326,35 @@ describe('compacting visitor sketches of past periods', () => {
         NOW,
       ),
     ]);
-    expect(await fresh.compactSketches(TODAY + COMPACTION_DELAY_MS)).toBe(1);
+    expect(await fresh.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBe(1);
     expect((await stored(DAILY_COLLECTION, id))?.v).toBeUndefined();
+  });
+
+  it('compacts the counters of hits without visitors, nominated by their write or by a breakdown that reads them', async () => {
+    const day = TODAY - 5 * DAY;
+    const siteDay = dailyDocumentId('cmp', SITE_TOTAL_PAGE, day);
+    // No visitor: nothing is sketched, but the source is counted.
+    await write([{ site: 'cmp', page: '/c', at: day + HOUR, dimensions: { source: 'qwant' } }]);
+    expect((await stored(DAILY_COLLECTION, siteDay))?.d?.source?.qwant).toBe(1);
+    const fresh = new CounterStore(database);
+    const breakdowns = new BreakdownQuery({ maxPageSize: 100, maxDays: 10_000, dimensionVisitors: new Set() });
+    const parsed = breakdowns.parse({
+      site: 'cmp',
+      dimension: 'source',
+      from: new Date(day),
+      to: new Date(day + DAY),
+      first: 100,
+      visitors: false,
+    });
+    await new StatsLoader(fresh).breakdown(parsed.request);
+    expect(await fresh.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBe(1);
+    const compacted = await stored(DAILY_COLLECTION, siteDay);
+    expect(compacted?.d).toBeUndefined();
+    expect(packedCount(compacted?.dz?.source?.buffer, 'qwant')).toBe(1);
+    // The writing store nominated the page's and the site's day. The site's, compacted by the other store, has
+    // nothing left to fold; the page's is rewritten, and so is the site's day of the test before (also nominated).
+    expect(await store.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBe(2);
+    expect((await stored(DAILY_COLLECTION, dailyDocumentId('cmp', '/c', day)))?.d).toBeUndefined();
+    expect(await sourceBreakdown()).toEqual(recountSources());
   });
 });

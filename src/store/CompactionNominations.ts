@@ -1,18 +1,19 @@
 /**
- * Which counter documents have sketch registers to compact (compactSketches), and from when: a document is
- * nominated by a write that ORs registers into it and by a read that finds register fields in it, and falls due
+ * Which counter documents have sketch registers or dimension counters to compact (compactPastPeriods), and from
+ * when: a document is nominated by a write that ORs registers or counts dimension values into it and by a read that
+ * finds register fields or dimension counters in it, and falls due
  * COMPACTION_DELAY_MS after its period ends (late hits of a closing day mostly arrive by then; any later still
  * read right, and nominate the document again). Per process and bounded: a full set takes no more nominations,
  * which only leaves documents uncompacted (reads merge both forms) until a read nominates them.
  */
 import { addMonths, DAY_MS } from '../time/buckets';
-import type { CompactedLevel } from './compactSketches';
+import type { CompactedLevel } from './compactPastPeriods';
 
 export const COMPACTION_DELAY_MS = 15 * 60_000;
 /** Ids held per level at most (about 100 bytes each). */
 export const MAX_NOMINATED = 100_000;
 
-export class SketchNominations {
+export class CompactionNominations {
   private readonly due: Record<CompactedLevel, Map<string, number>> = { daily: new Map(), monthly: new Map() };
 
   constructor(private readonly limit: number = MAX_NOMINATED) {}
