@@ -2,8 +2,7 @@
  * Turns fetched documents into a dense series: each bucket is the sum of its stored counters (see
  * counterPieces), zero where no document or counter exists (sparse documents and days without hits read as zeros).
  * A filtered series sums its value's `d.<dimension>.<key>` (and its count in the compacted `dz.<dimension>`) over the
- * bucket's days and months instead. Visitors, when
- * asked for, come from seriesVisitors.
+ * bucket's days and months instead. Visitors, when asked for, come from seriesVisitors.
  */
 import { packedCount } from '../domain/dimensions/packedCounters';
 import { floorTo, SECOND_MS } from '../time/buckets';

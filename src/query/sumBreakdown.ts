@@ -1,8 +1,8 @@
 /**
  * A breakdown's totals from the documents read for it: hits per key summed over the span's months and days (from
- * the counters `d` and the compacted `dz` alike), and,
- * when the per-value sketches were read, each key's visitors on demand (the OR of its sketches, at the minute
- * precision they are written at): a page of ten values merges ten sketches, not every value's.
+ * the counters `d` and the compacted `dz` alike), and, when the per-value sketches were read, each key's visitors on
+ * demand (the OR of its sketches, at the minute precision they are written at): a page of ten values merges ten
+ * sketches, not every value's.
  */
 import { addPackedCounters } from '../domain/dimensions/packedCounters';
 import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';

@@ -1,9 +1,8 @@
 /**
  * Which counter documents have sketch registers or dimension counters to compact (compactPastPeriods), and from
  * when: a document is nominated by a write that ORs registers or counts dimension values into it and by a read that
- * finds register fields or dimension counters in it, and falls due
- * COMPACTION_DELAY_MS after its period ends (late hits of a closing day mostly arrive by then; any later still
- * read right, and nominate the document again). Per process and bounded: a full set takes no more nominations,
+ * finds register fields or dimension counters in it, and falls due COMPACTION_DELAY_MS after its period ends (late
+ * hits of a closing day mostly arrive by then; any later still read right, and nominate the document again). Per process and bounded: a full set takes no more nominations,
  * which only leaves documents uncompacted (reads merge both forms) until a read nominates them.
  */
 import { addMonths, DAY_MS } from '../time/buckets';

@@ -1,7 +1,8 @@
 /**
  * Writes and reads of the hit counters (daily, monthly and second-level collections), over one Database, as its
  * write policy says: write filters, command sizes, how documents are read back, how the seconds expire, and which
- * documents' visitor sketches to compact once their period is over (compactPastPeriods, CompactionNominations).
+ * documents' visitor sketches and dimension counters to compact once their period is over (compactPastPeriods,
+ * CompactionNominations).
  */
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { bulkUpsert, bulkUpsertOptions } from './bulkUpsert';
@@ -166,8 +167,9 @@ export class CounterStore {
   }
 
   /**
-   * Compacts the visitor sketches of nominated documents whose period ended COMPACTION_DELAY_MS before `now` (a
-   * background job); resolves with how many documents were rewritten. Ids a failed run took are nominated again.
+   * Compacts the sketches and dimension counters of nominated documents whose period ended COMPACTION_DELAY_MS
+   * before `now` (a background job); resolves with how many documents were rewritten. Ids a failed run took are
+   * nominated again.
    */
   async compactPastPeriods(now: number, context?: SweepContext): Promise<number> {
     let compacted = 0;

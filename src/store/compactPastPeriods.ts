@@ -2,9 +2,9 @@
  * Compacts the visitor sketches and dimension counters of counter documents whose period is over: `v` (one int32
  * field per register, up to 8,192) becomes `vz`, one binary value (VisitorSketch.toPacked), each per-value sketch
  * `dv.<dim>.<key>` becomes `dvz.<dim>.<key>`, and each dimension's counters `d.<dim>` (up to DIMENSION_MAX_VALUES
- * fields) become `dz.<dim>` (packCounters). Writes keep `$bit`-ing `v` (atomic, idempotent, mergeable); only reads pay for a
- * field per register, and on every engine they pay per field: the driver builds a JavaScript number per register,
- * and FerretDB 1.x decodes each stored field of a document it returns. A 90-day, 20-series dashboard with visitors
+ * fields) become `dz.<dim>` (packCounters). Writes keep `$bit`-ing `v` and `$inc`-ing `d` (atomic, mergeable); only
+ * reads pay for a field per register or counter, and on every engine they pay per field: the driver builds a
+ * JavaScript value per field, and FerretDB 1.x decodes each stored field of a document it returns. A 90-day, 20-series dashboard with visitors
  * read 1,800 documents of up to 2,048 registers each, and a 30-day breakdown of SOURCE 30 documents of 1,000
  * counters each (benchmarks section 9).
  *

@@ -109,8 +109,9 @@ function readVarint(bytes: Buffer, start: number): [number, number] {
     const byte = bytes[at] as number;
     value += (byte & 0x7f) * scale;
     if (byte < 0x80) {
-      if (!Number.isSafeInteger(value))
+      if (!Number.isSafeInteger(value)) {
         throw new RangeError(`packed counters: a number at byte ${start} exceeds 2^53 - 1`);
+      }
       return [value, at + 1];
     }
     scale *= 0x80;
