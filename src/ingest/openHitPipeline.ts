@@ -9,9 +9,9 @@
  * - Flushes in flight: INGEST_FLUSH_CONCURRENCY, capped by the write policy (one on FerretDB). Each has a deadline
  *   (flushDeadlineMs, from MONGODB_TIMEOUT_MS): a write that outlives it is given up, so no flush holds a slot for ever.
  * - Jobs: one expiry sweep per expiring collection whose expiry mode came out 'sweep' (none where a TTL index
- *   expires it), the compaction of visitor sketches once their period is over (on every engine), one
- *   preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE documents per
- *   command. Nothing starts them here: a server runs them (app/startBackgroundJobs), a one-off import does not.
+ *   expires it), the compaction of visitor sketches and dimension counters once their period is over (on every
+ *   engine), one preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE
+ *   documents per command. Nothing starts them here: a server runs them (app/startBackgroundJobs), a one-off import does not.
  * - The Database belongs to the caller: close() writes what is pending and leaves the database open.
  *   Indexes exist before open resolves; a database lost meanwhile rejects it (the caller decides to wait again).
  * - Visitors: the database's visitor secret exists before open resolves (created by the first process to open a

@@ -110,7 +110,7 @@ export function createMetrics(): Metrics {
       name: 'tally_swept_documents_total',
       help:
         'Documents handled by background jobs, by job: expired ones deleted by expiry sweeps (engines without TTL ' +
-        'indexes), and ones whose visitor sketches were compacted.',
+        "indexes), and ones whose past periods' sketches and dimension counters were compacted.",
       labelNames: ['what'],
       registers: [registry],
     }),

@@ -1,5 +1,5 @@
 /** Opaque breakdown cursors: the keyset position (hits, value) of an edge (see rankedCursor). */
-import { compareRanked, decodeRankedCursor, encodeRankedCursor } from './rankedCursor';
+import { compareHits, compareKeys, decodeRankedCursor, encodeRankedCursor } from './rankedCursor';
 
 export interface ValueHits {
   readonly value: string;
@@ -17,6 +17,5 @@ export function decodeBreakdownCursor(cursor: string, field = 'after'): ValueHit
 
 /** The breakdown order: more hits first, then value ascending (a row's value is read only to break a tie). */
 export function compareBreakdownRows(a: ValueHits, b: ValueHits): number {
-  if (a.hits !== b.hits) return compareRanked({ hits: a.hits, key: '' }, { hits: b.hits, key: '' });
-  return compareRanked({ hits: a.hits, key: a.value }, { hits: b.hits, key: b.value });
+  return compareHits(a.hits, b.hits) || compareKeys(a.value, b.value);
 }

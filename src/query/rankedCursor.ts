@@ -37,6 +37,15 @@ export function decodeRankedCursor(tag: string, ranking: string, cursor: string,
 
 /** More hits first, then key ascending by UTF-16 code units (what MongoDB's binary order gives). */
 export function compareRanked(a: RankedPosition, b: RankedPosition): number {
-  if (a.hits !== b.hits) return b.hits - a.hits;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  return compareHits(a.hits, b.hits) || compareKeys(a.key, b.key);
+}
+
+/** More hits first; 0 on a tie. */
+export function compareHits(a: number, b: number): number {
+  return b - a;
+}
+
+/** Ascending by UTF-16 code units (what MongoDB's binary order gives). */
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

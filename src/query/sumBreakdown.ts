@@ -15,8 +15,11 @@ import { documentOf, mergeStored } from './seriesVisitors';
 
 export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, lookup: DocumentLookup): BreakdownTotals {
   const hits = new Map<string, number>();
-  const sketches: Array<Readonly<Record<string, StoredSketch>>> = [];
-  const packed: Array<Readonly<Record<string, PackedSketch>>> = [];
+  // Per document read, its per-value sketches in either form (register fields, compacted bytes).
+  const sketches: Array<{
+    readonly fields: Readonly<Record<string, StoredSketch>> | undefined;
+    readonly packed: Readonly<Record<string, PackedSketch>> | undefined;
+  }> = [];
   for (const piece of plan.pieces) {
     const doc = documentOf(lookup, piece);
     const counters = doc?.d?.[request.dimension];
@@ -28,16 +31,14 @@ export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, loo
     }
     const packedCounters = doc?.dz?.[request.dimension];
     if (packedCounters) addPackedCounters(packedCounters, hits);
-    const perValue = doc?.dv?.[request.dimension];
-    if (perValue) sketches.push(perValue);
-    const compacted = doc?.dvz?.[request.dimension];
-    if (compacted) packed.push(compacted);
+    const fields = doc?.dv?.[request.dimension];
+    const packed = doc?.dvz?.[request.dimension];
+    if (fields || packed) sketches.push({ fields, packed });
   }
   if (!request.visitors) return { request, hits };
   const visitorsOf = (key: string): number => {
     const sketch = VisitorSketch.empty(VISITOR_PRECISION.minute);
-    for (const perValue of sketches) mergeStored(sketch, perValue[key], undefined);
-    for (const perValue of packed) mergeStored(sketch, undefined, perValue[key]);
+    for (const { fields, packed } of sketches) mergeStored(sketch, fields?.[key], packed?.[key]);
     return Math.round(sketch.estimate());
   };
   return { request, hits, visitorsOf };

@@ -33,7 +33,7 @@ export const dailyIndexes = [
 ] as const;
 
 export function dailyCollection(db: Db): Collection<DailyStatsDocument> {
-  // Compacted sketches (vz, dvz) are binaries: read them as Buffers, the bytes VisitorSketch.fromPacked takes.
+  // Compacted sketches and counters (vz, dvz, dz) are binaries: read them as Buffers, the bytes their readers take.
   return db.collection<DailyStatsDocument>(DAILY_COLLECTION, { promoteBuffers: true });
 }
 

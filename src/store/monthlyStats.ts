@@ -27,7 +27,7 @@ export const monthlyIndexes = [
 ] as const;
 
 export function monthlyCollection(db: Db): Collection<MonthlyStatsDocument> {
-  // Compacted sketches (vz, dvz) are binaries: read them as Buffers, the bytes VisitorSketch.fromPacked takes.
+  // Compacted sketches and counters (vz, dvz, dz) are binaries: read them as Buffers, the bytes their readers take.
   return db.collection<MonthlyStatsDocument>(MONTHLY_COLLECTION, { promoteBuffers: true });
 }
 

@@ -2,9 +2,9 @@
  * The visitor and dimension fields of counter documents (CONTRACT, issues 19 and 20) as reads see them, and the
  * projection that adds them to a find: `v` (the period's visitor sketch), `d.<dimension>.<key>` (hits per value) and
  * `dv.<dimension>.<key>` (per-value sketches, site documents only). Reads name only what they use, so a series that
- * does not show visitors never moves a register over the wire. Once a period is over, compactPastPeriods folds `v` into
- * `vz` and each `dv` sketch into its `dvz` twin (one binary value each); a read takes the OR of both forms, since
- * a late hit writes `v` again beside `vz`. The same job folds each dimension's counters `d.<dimension>` into
+ * does not show visitors never moves a register over the wire. Once a period is over, compactPastPeriods folds `v`
+ * into `vz` and each `dv` sketch into its `dvz` twin (one binary value each); a read takes the OR of both forms,
+ * since a late hit writes `v` again beside `vz`. The same job folds each dimension's counters `d.<dimension>` into
  * `dz.<dimension>` (packCounters); a read adds both forms, since a late hit increments `d` again beside `dz`.
  */
 import type { Document } from 'mongodb';

@@ -22,6 +22,7 @@ import { directEstimate, hitDimensions, hitsIn, VISITOR_SEED } from '../support/
 import type { SeedHit } from '../support/seedStats';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
+import { ok } from '../support/ok';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -82,11 +83,6 @@ function hitsBetween(from: number, to: number, visitors: (n: number) => number):
     n++;
   }
   return hits;
-}
-
-function ok<T>(result: T | Error | undefined): T {
-  if (result === undefined || result instanceof Error) throw result ?? new Error('nothing read');
-  return result;
 }
 
 /** The site's devices over the whole span, each with its visitors (per-value sketches). */

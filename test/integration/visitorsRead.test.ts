@@ -15,6 +15,7 @@ import { directEstimate, distinctVisitors, hitDimensions, hitsIn, seedStats } fr
 import type { SeedHit } from '../support/seedStats';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
+import { ok } from '../support/ok';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -61,11 +62,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.dropAndClose();
 });
-
-function ok<T>(result: T | Error | undefined): T {
-  if (result === undefined || result instanceof Error) throw result ?? new Error('nothing read');
-  return result;
-}
 
 /** A reader that records every call: its source and the extra fields asked for, and the documents it returned. */
 function recordingReader(): {
