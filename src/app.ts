@@ -16,6 +16,7 @@ import type { Services } from './graphql/Services';
 import type { Logger } from './logging/createLogger';
 import { createMetrics } from './metrics/createMetrics';
 import { createServices } from './app/createServices';
+import { ingestLogDir } from './app/ingestLogDir';
 import { openStores } from './app/openStores';
 import { shutdownStep } from './app/shutdownStep';
 import type { Stores } from './app/openStores';
@@ -77,7 +78,14 @@ export async function startApp(
       services,
       ready: async () => (ready ? ready.database.ping() : false),
     });
-    stores = await openStores(config, { uri, logger, clock, metrics, signal });
+    stores = await openStores(config, {
+      uri,
+      logger,
+      clock,
+      metrics,
+      signal,
+      ingestLogDir: await ingestLogDir(config),
+    });
     const { database, pipeline } = stores;
     ready = { services: createServices(config, stores, clock, logger), database };
     const jobs = startBackgroundJobs(pipeline.jobs, clock, logger, metrics);

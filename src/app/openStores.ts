@@ -41,6 +41,8 @@ export async function openStores(
     readonly clock: () => number;
     readonly metrics: Metrics;
     readonly signal: AbortSignal | undefined;
+    /** INGEST_ACK=log: the ingest log's directory (ingestLogDir). */
+    readonly ingestLogDir: string | undefined;
   },
 ): Promise<Stores> {
   const { logger, signal } = deps;
@@ -83,9 +85,10 @@ async function prepare(
     readonly clock: () => number;
     readonly metrics: Metrics;
     readonly dimensionSources: DimensionSources | undefined;
+    readonly ingestLogDir: string | undefined;
   },
 ): Promise<Stores> {
-  const { logger, clock, metrics, dimensionSources } = deps;
+  const { logger, clock, metrics, dimensionSources, ingestLogDir } = deps;
   const pipeline = await openHitPipeline(database, config, {
     logger,
     clock,
@@ -97,10 +100,17 @@ async function prepare(
       budgetMs: retryBudgetMs(config.idempotency.leaseMs, config.databaseTimeoutMs),
       onRetry: countFlushRetry(metrics),
     },
+    ingestLog: ingestLogDir === undefined ? undefined : { dir: ingestLogDir, windowMs: config.ingest.windowMs },
   });
-  const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
-  await impressions.ensureIndexes();
-  const sitePages = new SitePageScan(database);
-  await sitePages.ensureIndexes();
-  return { database, pipeline, impressions, sitePages };
+  try {
+    const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
+    await impressions.ensureIndexes();
+    const sitePages = new SitePageScan(database);
+    await sitePages.ensureIndexes();
+    return { database, pipeline, impressions, sitePages };
+  } catch (error) {
+    // The next attempt opens the ingest log again: this one lets go of it (what it holds is replayed then).
+    await pipeline.close();
+    throw error;
+  }
 }

@@ -137,7 +137,19 @@ export interface IngestConfig {
   /** `w` of the write concern; undefined keeps the server's default. */
   readonly writeConcern: string | number | undefined;
   readonly preallocate: boolean;
+  /**
+   * INGEST_ACK: when a request without an idempotency key is answered: once its hits are durable in the local
+   * ingest log (`log`; written to the database once per window), or once the database acknowledged them (`database`).
+   */
+  readonly ack: IngestAck;
+  /** FLUSH_WINDOW_MS: with INGEST_ACK=log, how long hits gather before each document is written once. */
+  readonly windowMs: number;
+  /** INGEST_LOG_DIR: the ingest log's directory; undefined: `<TALLY_DATA_DIR>/ingest-log` (embedded only). */
+  readonly logDir: string | undefined;
 }
+
+export const INGEST_ACKS = ['log', 'database'] as const;
+export type IngestAck = (typeof INGEST_ACKS)[number];
 
 export interface QueryConfig {
   /** Largest number of buckets one series may return. */
@@ -194,6 +206,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (env.TALLY_AUTH === 'on' && keys.keys.length === 0) {
     throw new ConfigError('TALLY_AUTH', 'off or unset while no secret keys are configured (TALLY_KEYS_FILE)', 'on');
   }
+  if (config.ingest.ack === 'log' && config.mongodbUri !== undefined && config.ingest.logDir === undefined) {
+    // A log in a directory nobody chose could sit on a disk that does not outlive the instance.
+    throw new ConfigError(
+      'INGEST_LOG_DIR',
+      'a directory on a persistent disk when INGEST_ACK=log and MONGODB_URI are set',
+      '',
+    );
+  }
   return config;
 }
 
@@ -225,6 +245,9 @@ function readConfig(env: Env): Config {
       maxFlushDocuments: integer(env, 'INGEST_MAX_FLUSH_DOCUMENTS', 2000, 10, 100_000),
       writeConcern: writeConcern(env, 'MONGODB_WRITE_CONCERN'),
       preallocate: boolean(env, 'PREALLOCATE', false),
+      ack: oneOf(env, 'INGEST_ACK', INGEST_ACKS, 'database'),
+      windowMs: integer(env, 'FLUSH_WINDOW_MS', 2_000, 10, 60_000),
+      logDir: env.INGEST_LOG_DIR === '' ? undefined : env.INGEST_LOG_DIR,
     },
     query: {
       maxBuckets: integer(env, 'QUERY_MAX_BUCKETS', 10_000, 1, 1_000_000),

@@ -7,10 +7,19 @@ import { findAppError } from './normalizeError';
  * (`not_ready`), the database took longer than MONGODB_TIMEOUT_MS to answer (`timeout`), no connection came free in
  * that time (`connection_wait`: something held it), it refused or dropped the connection (`refused`), it has no
  * primary or is shutting down (`no_primary`), the write concern was not met (`write_concern`), tally is closing
- * (`closed`), anything else (`other`).
+ * (`closed`), the ingest log could not be written
+ * (`log_write`: a full disk, an I/O error), anything else (`other`).
  */
 export type UnavailableCause =
-  'not_ready' | 'timeout' | 'connection_wait' | 'refused' | 'no_primary' | 'write_concern' | 'closed' | 'other';
+  | 'not_ready'
+  | 'timeout'
+  | 'connection_wait'
+  | 'refused'
+  | 'no_primary'
+  | 'write_concern'
+  | 'closed'
+  | 'log_write'
+  | 'other';
 
 export class ServiceUnavailableError extends AppError {
   readonly code = 'SERVICE_UNAVAILABLE' as const;

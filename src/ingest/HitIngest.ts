@@ -5,7 +5,6 @@
 import type { Hit, HitInputFields, HitLimits } from '../domain/Hit';
 import { parseHit, parseHitBatch } from '../domain/parseHit';
 import { parseHitColumns } from '../domain/parseHitColumns';
-import type { GroupCommitter } from './GroupCommitter';
 import type { HitColumnsRequest } from './HitColumnsRequest';
 import type { BeaconContext, HitEnricher } from './HitEnricher';
 import { columnsFingerprint, fingerprint, parseIdempotencyKey } from './IdempotencyKey';
@@ -13,8 +12,15 @@ import type { KeyedRequests } from './KeyedRequests';
 import type { PreallocationPlanner } from './PreallocationPlanner';
 import type { VisitorSalts } from './VisitorSalts';
 
+/** Where requests without an idempotency key go: the group committer (INGEST_ACK=database) or the ingest log. */
+export interface HitSink {
+  /** Resolves once the hits are acknowledged: written to the database, or durable in the ingest log. */
+  submit(hits: readonly Hit[], urgent: boolean): Promise<unknown>;
+}
+
 export interface HitIngestDeps {
-  readonly committer: GroupCommitter;
+  /** Requests without an idempotency key: the group committer, or the ingest log's windows. */
+  readonly unkeyed: HitSink;
   readonly limits: HitLimits;
   readonly clock: () => number;
   /** Exactly-once execution of requests with an idempotency key (issue 9). */
@@ -115,7 +121,7 @@ export class HitIngest {
     };
     if (options.idempotencyKey == null) {
       const { hits, result } = noting(this.deps.clock());
-      await this.deps.committer.submit(hits, urgent);
+      await this.deps.unkeyed.submit(hits, urgent);
       return result;
     }
     const key = parseIdempotencyKey(options.idempotencyKey, options.idempotencyScope);

@@ -24,6 +24,7 @@ import { CounterBatch } from '../store/CounterBatch';
 import type { Database } from '../store/connectDatabase';
 import { CounterStore } from '../store/CounterStore';
 import { DimensionCounting } from '../store/DimensionCounting';
+import type { FlushMark } from '../store/FlushMark';
 import { RequestLedger } from '../store/requestLedger';
 import type { Sweep } from '../store/ttlOrSweep';
 import { ensureVisitorSecret } from '../store/visitorSecret';
@@ -42,7 +43,9 @@ import { KeyedRequests } from './KeyedRequests';
 import { HOURLY_SCHEDULE, PreallocationPlanner } from './PreallocationPlanner';
 import type { PageRef } from './PreallocationPlanner';
 import type { Preallocation } from './startPreallocationTicker';
+import { SerialQueue } from './SerialQueue';
 import { VisitorSalts } from './VisitorSalts';
+import { WindowCommitter } from './WindowCommitter';
 
 /** Pages each preallocation planner tracks at most. */
 const MAX_TRACKED_PAGES = 1_000_000;
@@ -66,6 +69,11 @@ export interface HitPipelineOptions {
   readonly observer?: FlushObserver | undefined;
   /** How a flush is re-sent when the database is unavailable (createFlushWriter's rule); absent: never. */
   readonly retry?: FlushRetry | undefined;
+  /**
+   * INGEST_ACK=log: requests without an idempotency key are acknowledged from this durable local log and written
+   * once per window (WindowCommitter); absent: every request is acknowledged after the database write.
+   */
+  readonly ingestLog?: { readonly dir: string; readonly windowMs: number } | undefined;
 }
 
 /** Periodic work the pipeline needs while it serves; the caller runs it (app/startBackgroundJobs). */
@@ -77,6 +85,8 @@ export interface HitPipelineJobs {
 export interface HitPipeline {
   readonly ingest: HitIngest;
   readonly counters: CounterStore;
+  /** The log-acknowledged path (INGEST_ACK=log); absent in database mode. */
+  readonly windows: WindowCommitter | undefined;
   readonly jobs: HitPipelineJobs;
   /**
    * Writes pending hits now, without the group-commit wait, and resolves when no flush is in flight. A failed
@@ -164,7 +174,18 @@ export async function openHitPipeline(
       dimensions,
     });
   const { leaseMs, waitMs } = settings.idempotency;
-  const committer = new GroupCommitter(createFlushWriter({ counters, ledger, clock, leaseMs, retry: options.retry }), {
+  // Where updates are read-modify-write without a lock, the log's windows and keyed flushes take turns.
+  const turns = database.policy.singleWriter && options.ingestLog ? new SerialQueue() : undefined;
+  const writeCounters = (batch: CounterBatch, mark?: FlushMark): Promise<void> =>
+    turns ? turns.run(() => counters.write(batch, mark)) : counters.write(batch, mark);
+  const flushWriter = createFlushWriter({
+    counters: { write: writeCounters },
+    ledger,
+    clock,
+    leaseMs,
+    retry: options.retry,
+  });
+  const committer = new GroupCommitter(flushWriter, {
     intervalMs: options.flushIntervalMs ?? settings.ingest.flushIntervalMs,
     concurrency: Math.min(settings.ingest.flushConcurrency, database.policy.maxFlushesInFlight ?? Infinity),
     maxPendingDocuments: settings.ingest.maxFlushDocuments,
@@ -182,8 +203,18 @@ export async function openHitPipeline(
     waitMs,
     pollMs: options.pollMs,
   });
+  const windows = options.ingestLog
+    ? await WindowCommitter.open({
+        dir: options.ingestLog.dir,
+        windowMs: options.ingestLog.windowMs,
+        newBatch,
+        write: writeCounters,
+        logger,
+        observer: options.observer,
+      })
+    : undefined;
   const ingest = new HitIngest({
-    committer,
+    unkeyed: windows ?? committer,
     keyed,
     clock,
     limits: settings.ingest,
@@ -197,7 +228,14 @@ export async function openHitPipeline(
     ingest,
     counters,
     jobs: { sweeps, preallocations },
-    drain: () => committer.drain(),
-    close: () => committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written')),
+    windows,
+    drain: async () => {
+      await windows?.drain();
+      await committer.drain();
+    },
+    close: async () => {
+      await windows?.close().catch((error: unknown) => logger.error({ err: error }, 'the ingest log did not close'));
+      await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));
+    },
   };
 }

@@ -1,0 +1,245 @@
+/**
+ * Ingest acknowledged from the durable local log (INGEST_ACK=log, issue 27). The promise:
+ * - A hit is acknowledged once its record is on disk in the ingest log (IngestLog: group fsync). From then on it is
+ *   counted exactly once, whether tally, the database or both are killed: it is in the log until the database has
+ *   acknowledged the window that holds it.
+ * - Durable hits are summed in memory per document. Every FLUSH_WINDOW_MS the open window is sealed: a seal record
+ *   with the window's number `seq` is appended, and once it is durable the window's documents are written, each
+ *   once, with one bulk write per collection guarded by this log's flush mark `(lane, seq)` (src/store/FlushMark.ts).
+ *   A window is re-sent until the database acknowledges it, then the checkpoint (lane, seq, offset past the seal) is
+ *   saved and the segments before it are deleted. One window is written at a time, so while the database is slow the
+ *   open window grows instead of the number of writes.
+ * - At start-up the records after the checkpoint are replayed: each sealed window again under its own `(lane, seq)`,
+ *   so a document that absorbed it before the crash skips it and the others get it once; the unsealed tail becomes the
+ *   open window. Windows are never merged on replay: a document may hold window `seq` but not `seq + 1`.
+ * Reads see what is flushed: a hit shows in series at most about one window after its acknowledgement.
+ */
+import type { Hit } from '../domain/Hit';
+import type { Logger } from '../logging/createLogger';
+import type { CounterBatch } from '../store/CounterBatch';
+import { flushMark } from '../store/FlushMark';
+import type { FlushMark } from '../store/FlushMark';
+import type { FlushObserver } from './GroupCommitter';
+import { IngestLog } from './log/IngestLog';
+import type { LoggedRecord } from './log/IngestLog';
+import { decodeHits, encodeHits } from './log/hitRecord';
+import { readCheckpoint, writeCheckpoint } from './log/LogCheckpoint';
+import type { LogCheckpoint } from './log/LogCheckpoint';
+import { newLaneId } from './WriterLanes';
+
+const HITS_RECORD = 1;
+const SEAL_RECORD = 2;
+
+/** A new segment once the active one holds this much (deleted once its windows are flushed). */
+const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
+/** Pauses between re-sends of a window the database refused; the last one repeats. */
+const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [100, 500, 2_000, 5_000];
+
+type LogItem = { readonly hits: readonly Hit[] } | { readonly seal: number };
+
+interface Window {
+  readonly seq: number;
+  readonly batch: CounterBatch;
+  /** The offset just past its seal record: the checkpoint once it is flushed. */
+  readonly end: number;
+}
+
+export interface WindowCommitterOptions {
+  /** The log's directory (created by the caller). */
+  readonly dir: string;
+  readonly windowMs: number;
+  readonly newBatch: () => CounterBatch;
+  /** One window's counter writes, guarded and recorded by its mark. */
+  readonly write: (batch: CounterBatch, mark: FlushMark) => Promise<void>;
+  readonly logger: Logger;
+  readonly observer?: FlushObserver | undefined;
+  readonly segmentBytes?: number | undefined;
+  readonly retryDelaysMs?: readonly number[] | undefined;
+}
+
+export class WindowCommitter {
+  private log!: IngestLog<LogItem>;
+  private checkpoint!: LogCheckpoint;
+  private open: CounterBatch;
+  private nextSeq = 1;
+  private readonly sealed: Window[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private sealing: Promise<void> | undefined;
+  private flushing: Promise<void> | undefined;
+  private closing = false;
+
+  private constructor(private readonly options: WindowCommitterOptions) {
+    this.open = options.newBatch();
+  }
+
+  /** Opens the log in `options.dir`, replays what it holds past the checkpoint, and starts writing it. */
+  static async open(options: WindowCommitterOptions): Promise<WindowCommitter> {
+    const committer = new WindowCommitter(options);
+    await committer.replay();
+    return committer;
+  }
+
+  /** Resolves once the hits are durable in the log (SERVICE_UNAVAILABLE when the log cannot take them). */
+  async submit(hits: readonly Hit[]): Promise<void> {
+    if (hits.length === 0) return;
+    await this.log.append(HITS_RECORD, encodeHits(hits), { hits });
+  }
+
+  /** Windows waiting for the database, the open one included if it holds hits (the metrics, tests). */
+  get pendingWindows(): number {
+    return this.sealed.length + (this.open.hits > 0 ? 1 : 0);
+  }
+
+  /** Bytes the log holds on disk. */
+  get logBytes(): number {
+    return this.log.bytes;
+  }
+
+  /** Seals the open window now and resolves once every durable hit is written to the database. */
+  async drain(): Promise<void> {
+    this.stopTimer();
+    for (;;) {
+      await this.log.settled();
+      if (this.sealing) await this.sealing;
+      else if (this.open.hits > 0) await this.seal();
+      if (this.flushing) await this.flushing;
+      if (this.closing && this.sealed.length > 0) throw new Error('the database did not take every window');
+      if (!this.sealing && !this.flushing && this.open.hits === 0 && this.sealed.length === 0 && this.log.idle) return;
+    }
+  }
+
+  /**
+   * Stops: seals the open window, tries once to write what is pending, and closes the log. What the database does
+   * not take now stays in the log and is written at the next start.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.stopTimer();
+    try {
+      await this.drain();
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error, windows: this.pendingWindows },
+        'ingest log: hits not yet written stay in the log; they are written at the next start',
+      );
+    }
+    await this.log.close();
+  }
+
+  private async replay(): Promise<void> {
+    const { dir, logger } = this.options;
+    this.checkpoint = await readCheckpoint(dir, newLaneId);
+    this.nextSeq = this.checkpoint.seq + 1;
+    const { log, records } = await IngestLog.open<LogItem>(dir, {
+      fromOffset: this.checkpoint.offset,
+      segmentBytes: this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
+      consume: (item, end) => this.consume(item, end),
+      logger,
+    });
+    this.log = log;
+    let hits = 0;
+    for (const record of records) {
+      const item = decodeRecord(record);
+      if ('hits' in item) hits += item.hits.length;
+      this.consume(item, record.end);
+    }
+    if (records.length > 0) {
+      logger.info(
+        { windows: this.sealed.length, hits, lane: this.checkpoint.lane, fromSeq: this.checkpoint.seq + 1 },
+        'ingest log: replaying hits acknowledged before the last stop',
+      );
+    }
+  }
+
+  /** Log order is window order: hits join the open window, a seal closes it (called once each is durable). */
+  private consume(item: LogItem, end: number): void {
+    if ('hits' in item) {
+      for (const hit of item.hits) this.open.add(hit);
+      this.arm();
+      return;
+    }
+    this.sealed.push({ seq: item.seal, batch: this.open, end });
+    this.nextSeq = item.seal + 1;
+    this.open = this.options.newBatch();
+    // Never rejects: a window is re-sent until written, and only close() gives up (drain() then sees it pending).
+    this.flushing ??= this.flushSealed()
+      .catch(() => undefined)
+      .finally(() => {
+        this.flushing = undefined;
+        if (this.open.hits > 0) this.arm();
+      });
+  }
+
+  private arm(): void {
+    if (this.timer || this.closing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // One window in flight at a time: while one is written, the open one keeps gathering (re-armed after).
+      if (!this.flushing && !this.sealing && this.open.hits > 0) void this.seal().catch(() => this.arm());
+    }, this.options.windowMs);
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private seal(): Promise<void> {
+    const seq = this.nextSeq;
+    this.sealing = this.log
+      .append(SEAL_RECORD, Buffer.from(JSON.stringify({ seq })), { seal: seq })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.options.logger.error({ err: error }, 'ingest log: a window could not be sealed; it stays open');
+          throw error;
+        },
+      )
+      .finally(() => (this.sealing = undefined));
+    return this.sealing;
+  }
+
+  private async flushSealed(): Promise<void> {
+    while (this.sealed.length > 0) {
+      const window = this.sealed[0] as Window;
+      await this.writeWindow(window);
+      this.sealed.shift();
+      this.checkpoint = { lane: this.checkpoint.lane, seq: window.seq, offset: window.end };
+      try {
+        await writeCheckpoint(this.options.dir, this.checkpoint);
+        await this.log.dropBefore(window.end);
+      } catch (error) {
+        // A checkpoint that lags only means a longer replay, under the same marks.
+        this.options.logger.warn({ err: error }, 'ingest log: the checkpoint could not be saved');
+      }
+    }
+  }
+
+  private async writeWindow(window: Window): Promise<void> {
+    const { observer, logger } = this.options;
+    const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    const mark = flushMark({ lane: this.checkpoint.lane, seq: window.seq });
+    for (let attempt = 0; ; attempt++) {
+      observer?.started(window.batch.documents, 0);
+      const started = performance.now();
+      try {
+        await this.options.write(window.batch, mark);
+        observer?.settled((performance.now() - started) / 1000, true);
+        return;
+      } catch (error) {
+        observer?.settled((performance.now() - started) / 1000, false);
+        if (this.closing) throw error;
+        const delay = delays[Math.min(attempt, delays.length - 1)] as number;
+        logger.warn({ err: error, seq: window.seq, retryInMs: delay }, 'ingest log: window not written; re-sending');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+}
+
+function decodeRecord(record: LoggedRecord): LogItem {
+  if (record.type === HITS_RECORD) return { hits: decodeHits(record.payload) };
+  if (record.type === SEAL_RECORD)
+    return { seal: (JSON.parse(record.payload.toString('utf8')) as { seq: number }).seq };
+  throw new Error(`the ingest log holds a record of unknown type ${record.type} (ending at offset ${record.end})`);
+}

@@ -1,0 +1,121 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Hit } from '../../../src/domain/Hit';
+import { WindowCommitter } from '../../../src/ingest/WindowCommitter';
+import { createLogger } from '../../../src/logging/createLogger';
+import { CounterBatch } from '../../../src/store/CounterBatch';
+import type { FlushMark } from '../../../src/store/FlushMark';
+
+const logger = createLogger({ level: 'silent', nodeEnv: 'test' });
+const AT = Date.parse('2026-02-28T23:59:00Z');
+const hit = (page: string, count = 1): Hit => ({ site: 's', page, at: AT, count, visitor: { hi: 7, lo: 9 } });
+
+interface Written {
+  readonly seq: number;
+  readonly lane: string;
+  readonly hits: number;
+  readonly documents: number;
+}
+
+/** A database stand-in: records each window's mark and size; `failures` refuses that many writes first. */
+function recordingWriter(failures = 0) {
+  const written: Written[] = [];
+  let refuse = failures;
+  const write = async (batch: CounterBatch, mark: FlushMark): Promise<void> => {
+    if (refuse-- > 0) throw new Error('database unavailable');
+    written.push({ seq: mark.mark.seq, lane: mark.mark.lane, hits: batch.hits, documents: batch.documents });
+  };
+  return { written, write };
+}
+
+/** File-system work is real; only the timers are fake. Lets real I/O finish and the fake clock run until `done()`. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  // A deadline in real time: fsync on a loaded machine can take long, and that must not fail the test.
+  const deadline = process.hrtime.bigint() + 30_000_000_000n;
+  while (process.hrtime.bigint() < deadline) {
+    if (done()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    await jest.advanceTimersByTimeAsync(100);
+  }
+  throw new Error(`waited in vain for ${what}`);
+}
+
+function open(dir: string, write: (batch: CounterBatch, mark: FlushMark) => Promise<void>) {
+  return WindowCommitter.open({
+    dir,
+    windowMs: 2_000,
+    newBatch: () => new CounterBatch({ siteTotals: true }),
+    write,
+    logger,
+    retryDelaysMs: [1_000],
+  });
+}
+
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'hrtime'] }));
+afterEach(() => jest.useRealTimers());
+
+describe('WindowCommitter', () => {
+  it('acknowledges from the log and writes each window once, under consecutive seqs of one lane', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const { written, write } = recordingWriter();
+    const windows = await open(dir, write);
+    await Promise.all([windows.submit([hit('/a')]), windows.submit([hit('/a'), hit('/b')])]);
+    // Acknowledged, and nothing written before the window closes.
+    expect(written).toEqual([]);
+    await jest.advanceTimersByTimeAsync(2_000);
+    await until(() => written.length === 1, 'the first window');
+    await windows.submit([hit('/c')]);
+    await jest.advanceTimersByTimeAsync(2_000);
+    await until(() => written.length === 2, 'the second window');
+    expect(written.map((w) => [w.seq, w.hits])).toEqual([
+      [1, 3],
+      [2, 1],
+    ]);
+    expect(written[1]?.lane).toBe(written[0]?.lane);
+    await windows.close();
+  });
+
+  it('re-sends a refused window under the same mark until the database takes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const { written, write } = recordingWriter(2);
+    const windows = await open(dir, write);
+    await windows.submit([hit('/a', 5)]);
+    await jest.advanceTimersByTimeAsync(2_000);
+    await until(() => written.length === 0 && windows.pendingWindows === 1, 'the sealed window');
+    await jest.advanceTimersByTimeAsync(2_000);
+    await until(() => written.length === 1, 'the third try');
+    expect(written[0]).toMatchObject({ seq: 1, hits: 1 });
+    await windows.close();
+  });
+
+  it('replays after a crash: sealed windows under their own seq and lane, the unsealed tail as the open window', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const { write: refuseAll } = recordingWriter(Number.POSITIVE_INFINITY);
+    const crashed = await open(dir, refuseAll);
+    await crashed.submit([hit('/a'), hit('/b')]);
+    await jest.advanceTimersByTimeAsync(2_000);
+    await until(() => crashed.pendingWindows === 1, 'the first window sealed');
+    // The database never took window 1; window 2 is still open when the process dies (no close()).
+    await crashed.submit([hit('/c')]);
+
+    const { written, write } = recordingWriter();
+    const restarted = await open(dir, write);
+    await until(() => written.length === 1, 'the replayed window');
+    expect(written[0]).toMatchObject({ seq: 1, hits: 2 });
+    await restarted.drain();
+    expect(written.map((w) => [w.seq, w.hits])).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
+    expect(new Set(written.map((w) => w.lane)).size).toBe(1);
+    await restarted.close();
+
+    // Everything flushed and checkpointed: a third start replays nothing.
+    const { written: none, write: third } = recordingWriter();
+    const again = await open(dir, third);
+    await again.drain();
+    expect(none).toEqual([]);
+    await again.close();
+  });
+});

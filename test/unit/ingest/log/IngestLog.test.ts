@@ -1,0 +1,105 @@
+import { mkdtempSync, readdirSync, statSync, truncateSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IngestLog, segmentName } from '../../../../src/ingest/log/IngestLog';
+import { createLogger } from '../../../../src/logging/createLogger';
+
+const logger = createLogger({ level: 'silent', nodeEnv: 'test' });
+
+function openLog(dir: string, fromOffset = 0, segmentBytes = 1 << 20) {
+  const consumed: Array<[string, number]> = [];
+  const opening = IngestLog.open<string>(dir, {
+    fromOffset,
+    segmentBytes,
+    consume: (item, end) => consumed.push([item, end]),
+    logger,
+  });
+  return { opening, consumed };
+}
+
+const text = (payload: Buffer) => payload.toString('utf8');
+
+describe('IngestLog', () => {
+  it('answers appends in order once durable, and a reopen reads them all back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { opening, consumed } = openLog(dir);
+    const { log, records } = await opening;
+    expect(records).toEqual([]);
+    const ends = await Promise.all(['a', 'bb', 'ccc'].map((p) => log.append(1, Buffer.from(p), p)));
+    expect(consumed).toEqual([
+      ['a', ends[0]],
+      ['bb', ends[1]],
+      ['ccc', ends[2]],
+    ]);
+    expect(ends[2]).toBe(log.end);
+    await log.close();
+
+    const reopened = await openLog(dir).opening;
+    expect(reopened.records.map((r) => [text(r.payload), r.end])).toEqual([
+      ['a', ends[0]],
+      ['bb', ends[1]],
+      ['ccc', ends[2]],
+    ]);
+    await reopened.log.close();
+  });
+
+  it('returns only the records past the checkpoint offset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { log } = await openLog(dir).opening;
+    const first = await log.append(1, Buffer.from('flushed'), 'flushed');
+    await log.append(1, Buffer.from('pending'), 'pending');
+    await log.close();
+    const { log: again, records } = await openLog(dir, first).opening;
+    expect(records.map((r) => text(r.payload))).toEqual(['pending']);
+    await again.close();
+  });
+
+  it('cuts a torn tail at the last whole record, keeps appending after it, and reads the new records back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { log } = await openLog(dir).opening;
+    const whole = await log.append(1, Buffer.from('whole'), 'whole');
+    const torn = await log.append(1, Buffer.from('torn record'), 'torn');
+    await log.close();
+    const file = join(dir, segmentName(0));
+    truncateSync(file, torn - 3);
+    appendFileSync(file, Buffer.from([1, 2]));
+
+    const { log: cut, records } = await openLog(dir).opening;
+    expect(records.map((r) => text(r.payload))).toEqual(['whole']);
+    expect(statSync(file).size).toBe(whole);
+    await cut.append(1, Buffer.from('after'), 'after');
+    await cut.close();
+    const { log: last, records: again } = await openLog(dir).opening;
+    expect(again.map((r) => text(r.payload))).toEqual(['whole', 'after']);
+    await last.close();
+  });
+
+  it('starts a new segment past segmentBytes and deletes whole segments once flushed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { log } = await openLog(dir, 0, 64).opening;
+    const ends: number[] = [];
+    for (let i = 0; i < 6; i++) ends.push(await log.append(1, Buffer.alloc(40, i), `r${i}`));
+    const segments = () => readdirSync(dir).filter((n) => n.endsWith('.log'));
+    expect(segments().length).toBeGreaterThan(2);
+    await log.dropBefore(ends[3] as number);
+    // The segment holding record 4 onwards stays; nothing before the first kept segment's start is needed.
+    const starts = segments().map((n) => Number(n.slice(0, -4)));
+    expect(Math.min(...starts)).toBeLessThanOrEqual(ends[3] as number);
+    expect(segments().length).toBeLessThan(6);
+    await log.close();
+    const { log: again, records } = await openLog(dir, ends[3]).opening;
+    expect(records.map((r) => r.payload[0])).toEqual([4, 5]);
+    await again.close();
+  });
+
+  it('refuses a second owner of the directory while the first lives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { log } = await openLog(dir).opening;
+    // A LOCK naming another live process (this test's parent) is refused.
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'LOCK'), String(process.ppid));
+    await expect(openLog(dir).opening).rejects.toThrow(`in use by process ${process.ppid}`);
+    writeFileSync(join(dir, 'LOCK'), String(process.pid));
+    await log.close();
+  });
+});
