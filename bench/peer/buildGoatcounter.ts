@@ -27,7 +27,9 @@ export function ensureGoatcounter(log: (line: string) => void): string {
   const partial = `${binary}.partial-${process.pid}`;
   log(`building GoatCounter ${GOATCOUNTER_VERSION} into ${path.dirname(binary)} (once; needs Go and a C compiler)…`);
   try {
-    execFileSync('go', ['build', '-trimpath', '-o', partial, PACKAGE], {
+    // The version stamp its release builds get (else it calls itself "dev").
+    const ldflags = `-X zgo.at/goatcounter/v2.Version=${GOATCOUNTER_VERSION}`;
+    execFileSync('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, PACKAGE], {
       cwd: moduleDir,
       // -mod=readonly: go.mod and go.sum are complete, so a build never edits them or asks the checksum database.
       env: { ...process.env, CGO_ENABLED: '1', GOFLAGS: '-mod=readonly -buildvcs=false' },
