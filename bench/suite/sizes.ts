@@ -120,7 +120,7 @@ export function sizesFor(mode: BenchMode, engine: 'MongoDB' | 'FerretDB'): ModeS
           accuracySmallStreams: 200,
           serverCardinalities: [10, 100, 1_000, 10_000],
         },
-        peer: { hits: 20_000, queryRounds: 10 },
+        peer: { hits: 10_000, queryRounds: 10 },
       };
     case 'full':
       return {
