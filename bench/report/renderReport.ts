@@ -12,6 +12,7 @@ import { table } from './markdownTable';
 import { renderAudienceIngest } from './renderAudienceIngest';
 import { renderAudienceQueries } from './renderAudienceQueries';
 import { renderAudienceStorage } from './renderAudienceStorage';
+import { renderPeer } from './renderPeer';
 import { renderVisitorAccuracy } from './renderVisitorAccuracy';
 
 function engineNote(results: BenchResults): string {
@@ -571,6 +572,7 @@ ${renderAudienceIngest(results)}
 ${renderAudienceStorage(results)}
 ${renderAudienceQueries(results)}
 ${renderVisitorAccuracy(results)}
+${renderPeer(results)}
 ${issueNumbers(results)}
 ## Running it yourself
 
@@ -580,6 +582,7 @@ npm run bench                                 # full mode: up to 1,000,000 store
 npm run bench -- --quick --compare-stock      # also run the ingest section on the stock FerretDB build, side by side
 npm run bench -- --quick --ferretdb-binary PATH   # the embedded database is this FerretDB executable
 npm run bench -- --quick --only visitor       # only sections 7–10 (visitors and dimensions)
+npm run bench -- --quick --only peer         # only section 11: beside GoatCounter (10,000 hits; --peer-hits N)
 MONGODB_URI=mongodb://127.0.0.1:27017 npm run bench -- --quick   # the same, against real MongoDB
 \`\`\`
 

@@ -71,6 +71,7 @@ export function csvRows(results: BenchResults): Row[] {
     ]);
   }
   rows.push(...audienceRows(results));
+  rows.push(...peerRows(results));
   for (const r of results.storage?.rows ?? []) {
     const variant = `${r.hitsPerPageDay}_hits_per_page_day`;
     rows.push(['storage', variant, 'sparse_bson_per_page_day', r.sparseBytes, 'bytes']);
@@ -140,6 +141,27 @@ function audienceRows(results: BenchResults): Row[] {
   for (const s of accuracy ? [...accuracy.server, accuracy.site] : []) {
     rows.push(['visitor-accuracy', `server/${s.page}`, 'estimate', s.range.estimate ?? undefined, 'visitors']);
     rows.push(['visitor-accuracy', `server/${s.page}`, 'truth', s.range.truth, 'visitors']);
+  }
+  return rows;
+}
+
+/** Section 11: each system's ingest, disk and query p50 per traffic shape, labelled with the system. */
+function peerRows(results: BenchResults): Row[] {
+  const rows: Row[] = [];
+  for (const r of results.peer?.runs ?? []) {
+    const push = (variant: string, metric: string, value: number | undefined, unit: string): void => {
+      rows.push(['peer', variant, metric, value, unit, r.label]);
+    };
+    const variant = `${r.shape}/${r.system}`;
+    push(variant, 'hits_per_s_until_counted', r.hitsPerSecond, 'hits/s');
+    push(variant, 'cpu_per_hit_all_processes', r.cpuUsPerHit, 'us');
+    push(variant, 'request_p50', r.requestLatencyMs.p50, 'ms');
+    push(variant, 'disk', r.diskBytes, 'bytes');
+    push(variant, 'errors', r.errors, 'requests');
+    for (const q of r.queries) {
+      push(`${variant}/${q.kind}`, 'p50', q.latencyMs.p50, 'ms');
+      push(`${variant}/${q.kind}`, 'equals_truth', q.mismatch === undefined ? 1 : 0, 'boolean');
+    }
   }
   return rows;
 }

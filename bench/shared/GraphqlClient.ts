@@ -1,6 +1,7 @@
 /**
  * A keep-alive HTTP client for GraphQL POSTs and /metrics, on node:http (lighter than fetch, so the load
- * generator spends less of the shared CPU than the server it measures).
+ * generator spends less of the shared CPU than the server it measures). `exchange` serves other HTTP APIs (the peer
+ * benchmark's GoatCounter), with headers such as a token sent on every request.
  */
 import http from 'node:http';
 
@@ -15,7 +16,11 @@ export class GraphqlClient {
   private readonly agent: http.Agent;
   private readonly base: URL;
 
-  constructor(serverUrl: string, maxSockets: number) {
+  constructor(
+    serverUrl: string,
+    maxSockets: number,
+    private readonly headers: Readonly<Record<string, string>> = {},
+  ) {
     this.base = new URL(serverUrl);
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
@@ -52,7 +57,14 @@ export class GraphqlClient {
     this.agent.destroy();
   }
 
-  private send(method: 'GET' | 'POST', path: string, body?: string): Promise<string> {
+  private async send(method: 'GET' | 'POST', path: string, body?: string): Promise<string> {
+    const { status, text } = await this.exchange(method, path, body);
+    if (status >= 500) throw new Error(`HTTP ${status}: ${text.slice(0, 300)}`);
+    return text;
+  }
+
+  /** One request with a JSON body (if any); resolves with the status and body whatever the status. */
+  exchange(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         {
@@ -61,18 +73,19 @@ export class GraphqlClient {
           port: this.base.port,
           path,
           method,
-          headers:
-            body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            ...this.headers,
+            ...(body === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+          },
         },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            if ((response.statusCode ?? 500) >= 500)
-              reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 300)}`));
-            else resolve(text);
-          });
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 500, text: Buffer.concat(chunks).toString('utf8') }),
+          );
           response.on('error', reject);
         },
       );

@@ -1,6 +1,7 @@
 /**
- * CPU time of another process from the kernel's own counters (/proc/<pid>/stat, Linux): how the benchmark
- * charges the database server for its share of a run. Elsewhere, or once the process is gone, it is unknown.
+ * CPU time of another process (or a process tree) from the kernel's own counters (/proc/<pid>/stat, Linux): how the
+ * benchmark charges the database server, or a peer system, for its share of a run. Elsewhere, or once the process
+ * is gone, it is unknown.
  */
 import fs from 'node:fs';
 
@@ -23,4 +24,34 @@ export function processCpuSeconds(pid: number | undefined): number | undefined {
   const stime = Number(fields[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
   return (utime + stime) / TICKS_PER_SECOND;
+}
+
+/**
+ * User + system CPU seconds of `pid` and every process below it (e.g. tally and the FerretDB it started), from each
+ * thread's /proc/<pid>/task/<tid>/children. A descendant that already exited is not counted unless its parent waited
+ * for it; undefined when the root itself is unknown.
+ */
+export function processTreeCpuSeconds(pid: number | undefined): number | undefined {
+  const own = processCpuSeconds(pid);
+  if (pid === undefined || own === undefined) return undefined;
+  return childrenOf(pid).reduce((sum, child) => sum + (processTreeCpuSeconds(child) ?? 0), own);
+}
+
+function childrenOf(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children = new Set<number>();
+  for (const task of tasks) {
+    try {
+      const listed = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+      for (const child of listed.split(' ')) if (child.trim() !== '') children.add(Number(child));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return [...children];
 }

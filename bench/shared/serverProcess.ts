@@ -10,15 +10,19 @@ import { startApp } from '../../src/app';
 import { loadConfig } from '../../src/config/loadConfig';
 import { createLogger } from '../../src/logging/createLogger';
 import { projectRoot } from '../../src/projectRoot';
+import { watchChild } from './watchChild';
 
 export interface ServerHandle {
   readonly url: string;
   readonly kind: 'child' | 'in-process';
+  /** The child's process id (its CPU, and that of the processes it started, can be read from /proc). */
+  readonly pid?: number;
   stop(): Promise<void>;
 }
 
 export interface ServerSettings {
-  readonly uri: string;
+  /** MONGODB_URI; absent: the server starts its embedded database, as `npm start` does (TALLY_DATA_DIR in `env`). */
+  readonly uri: string | undefined;
   readonly dbName: string;
   readonly env?: Readonly<Record<string, string>>;
   /** Options for the child's node, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
@@ -35,7 +39,8 @@ export async function startServer(kind: 'child' | 'in-process', settings: Server
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),
-    MONGODB_URI: settings.uri,
+    // Empty rather than absent, so a MONGODB_URI in the benchmark's own environment does not leak into the child.
+    MONGODB_URI: settings.uri ?? '',
     MONGODB_DB: settings.dbName,
     LOG_LEVEL: 'warn',
     // Benchmarks measure throughput from one address; the rate limiter would measure itself.
@@ -52,30 +57,14 @@ export async function startServer(kind: 'child' | 'in-process', settings: Server
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString('utf8')).slice(-4_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const watched = watchChild(child);
   try {
     await waitUntilReady(url, () => child.exitCode !== null);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}; server output:\n${output}`);
+    throw new Error(`${(error as Error).message}; server output:\n${watched.output()}`);
   }
-  return {
-    url,
-    kind,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return { url, kind, ...(child.pid === undefined ? {} : { pid: child.pid }), stop: watched.stop };
 }
 
 async function waitUntilReady(url: string, exited: () => boolean): Promise<void> {
@@ -92,7 +81,7 @@ async function waitUntilReady(url: string, exited: () => boolean): Promise<void>
   throw new Error(`the tally server was not ready within ${READY_TIMEOUT_MS} ms`);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

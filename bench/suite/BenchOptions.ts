@@ -16,6 +16,8 @@ export interface BenchOptions {
    * `stock` builds (once) and runs the unpatched release, or a path to any FerretDB executable.
    */
   readonly compareFerretdb?: 'stock' | { readonly binary: string } | undefined;
+  /** Hits per traffic shape of the GoatCounter side-by-side section (default: the mode's, see sizes.ts). */
+  readonly peerHits?: number | undefined;
   /** Run only the sections whose title contains one of these (e.g. `idempotency`); all when absent. */
   readonly only?: readonly string[] | undefined;
 }

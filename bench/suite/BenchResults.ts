@@ -4,6 +4,7 @@ import type { AudienceQueryResult } from './audienceQueries';
 import type { AudienceStorageResult } from './audienceStorage';
 import type { IdempotencyResult } from './idempotency';
 import type { IngestResult } from './ingest';
+import type { PeerResult } from './peer';
 import type { FerretdbBuild } from '../shared/ferretdbBuild';
 import type { BenchMode } from './BenchOptions';
 import type { QueryResult } from './queries';
@@ -49,6 +50,8 @@ export interface BenchResults {
   readonly audienceStorage?: AudienceStorageResult;
   readonly audienceQueries?: AudienceQueryResult;
   readonly visitorAccuracy?: VisitorAccuracyResult;
+  /** Section 11: tally beside GoatCounter on the same traffic (issue 27). */
+  readonly peer?: PeerResult;
   /** Sections that failed, with their error; the others still report. */
   readonly failures: Array<{ section: string; error: string }>;
 }

@@ -5,6 +5,8 @@ import { projectRoot } from '../../src/projectRoot';
 import { parseOptions } from '../shared/options';
 import type { BenchMode, BenchOptions } from './BenchOptions';
 
+/** One batch per client of the GoatCounter side-by-side section. */
+const MIN_PEER_HITS = 400;
 const EXECUTABLE = { kind: 'string', value: 'PATH', needs: 'the path of a FerretDB executable' } as const;
 
 export const BENCH_FLAGS = {
@@ -17,6 +19,7 @@ export const BENCH_FLAGS = {
   'compare-stock': { kind: 'flag' },
   'compare-ferretdb-binary': EXECUTABLE,
   only: { kind: 'strings', value: 'SECTION' },
+  'peer-hits': { kind: 'string', value: 'N', needs: `a whole number of hits, at least ${MIN_PEER_HITS}` },
 } as const;
 
 function executable(flag: string, value: string): string {
@@ -50,6 +53,11 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     throw new Error(
       '--ferretdb-binary, BENCH_FERRETDB_BINARY and --compare-* start embedded FerretDB servers; unset MONGODB_URI to use them',
     );
+  const peerHits = flags['peer-hits'];
+  if (peerHits !== undefined && !(/^\d+$/.test(peerHits) && Number(peerHits) >= MIN_PEER_HITS))
+    throw new Error(
+      `--peer-hits needs a whole number of hits, at least ${MIN_PEER_HITS}, got ${JSON.stringify(peerHits)}`,
+    );
   const resultsDir = flags['results-dir'];
   const docsDir = flags['docs-dir'];
   return {
@@ -59,6 +67,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     server: 'child',
     ferretdbBinary,
     compareFerretdb,
+    ...(peerHits === undefined ? {} : { peerHits: Number(peerHits) }),
     ...(flags.only.length > 0 ? { only: flags.only } : {}),
   };
 }

@@ -33,6 +33,11 @@ import { sizesFor } from './sizes';
 import type { StorageResult } from './storage';
 import { runStorage } from './storage';
 import type { VisitorAccuracyResult } from './visitorAccuracy';
+import { GOATCOUNTER_VERSION, ensureGoatcounter } from '../peer/buildGoatcounter';
+import { startGoatcounterPeer } from '../peer/GoatcounterPeer';
+import { startTallyPeer } from '../peer/TallyPeer';
+import type { PeerResult } from './peer';
+import { runPeer } from './peer';
 import { runVisitorAccuracy } from './visitorAccuracy';
 
 export async function runSections(options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
@@ -89,6 +94,7 @@ export async function runSections(options: BenchOptions, log: (line: string) => 
   let audienceStorage: AudienceStorageResult | undefined;
   let audienceQueries: AudienceQueryResult | undefined;
   let visitorAccuracy: VisitorAccuracyResult | undefined;
+  let peer: PeerResult | undefined;
   const ingestTargets: IngestTarget[] = [];
   try {
     // FerretDB applies updates without a lock: one connection, one write in flight (as the server does).
@@ -171,6 +177,17 @@ export async function runSections(options: BenchOptions, log: (line: string) => 
         log,
       }),
     );
+    // Needs Go and a C compiler for its first run (GoatCounter is built once): not in smoke mode unless named.
+    if (options.mode !== 'smoke' || options.only)
+      peer = await attempt(`11. peer: side by side with GoatCounter ${GOATCOUNTER_VERSION}`, () => {
+        const binary = ensureGoatcounter(log);
+        return runPeer({
+          hits: options.peerHits ?? sizes.peer.hits,
+          queryRounds: sizes.peer.queryRounds,
+          start: { tally: startTallyPeer, goatcounter: () => startGoatcounterPeer(binary) },
+          log,
+        });
+      });
   } finally {
     for (const client of clients.slice(0, 1).concat(ingestTargets.slice(1).map((t) => t.monitored))) {
       await dropRunDatabases(client, dbPrefix);
@@ -204,6 +221,7 @@ export async function runSections(options: BenchOptions, log: (line: string) => 
     ...(audienceStorage ? { audienceStorage } : {}),
     ...(audienceQueries ? { audienceQueries } : {}),
     ...(visitorAccuracy ? { visitorAccuracy } : {}),
+    ...(peer ? { peer } : {}),
     failures,
   };
 }
@@ -244,6 +262,7 @@ function commandOf(options: BenchOptions): string {
   if (options.ferretdbBinary) args.push('--ferretdb-binary', relative(options.ferretdbBinary));
   if (options.compareFerretdb === 'stock') args.push('--compare-stock');
   else if (options.compareFerretdb) args.push('--compare-ferretdb-binary', relative(options.compareFerretdb.binary));
+  if (options.peerHits !== undefined) args.push('--peer-hits', String(options.peerHits));
   for (const name of options.only ?? []) args.push('--only', name);
   return args.length === 0 ? 'npm run bench' : `npm run bench -- ${args.join(' ')}`;
 }

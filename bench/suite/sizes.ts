@@ -53,11 +53,20 @@ export interface AudienceSizes {
   readonly serverCardinalities: readonly number[];
 }
 
+/** Section 11: tally beside GoatCounter (issue 27); `--peer-hits N` overrides the hits. */
+export interface PeerSizes {
+  /** Hits each system gets per traffic shape (live, backfill). */
+  readonly hits: number;
+  /** Rounds of the equivalent queries (one of each per round). */
+  readonly queryRounds: number;
+}
+
 export interface ModeSizes {
   readonly schemaGrowth: SchemaGrowthSizes;
   readonly ingest: IngestSizes;
   readonly queries: QuerySizes;
   readonly audience: AudienceSizes;
+  readonly peer: PeerSizes;
 }
 
 export function sizesFor(mode: BenchMode, engine: 'MongoDB' | 'FerretDB'): ModeSizes {
@@ -83,6 +92,7 @@ export function sizesFor(mode: BenchMode, engine: 'MongoDB' | 'FerretDB'): ModeS
           accuracySmallStreams: 10,
           serverCardinalities: [10, 100],
         },
+        peer: { hits: 2_000, queryRounds: 3 },
       };
     case 'quick':
       return {
@@ -110,6 +120,7 @@ export function sizesFor(mode: BenchMode, engine: 'MongoDB' | 'FerretDB'): ModeS
           accuracySmallStreams: 200,
           serverCardinalities: [10, 100, 1_000, 10_000],
         },
+        peer: { hits: 10_000, queryRounds: 10 },
       };
     case 'full':
       return {
@@ -139,6 +150,8 @@ export function sizesFor(mode: BenchMode, engine: 'MongoDB' | 'FerretDB'): ModeS
           accuracySmallStreams: 1_000,
           serverCardinalities: [10, 100, 1_000, 10_000, 100_000],
         },
+        // The issue's figures: 100,000 hits per shape.
+        peer: { hits: 100_000, queryRounds: 20 },
       };
   }
 }

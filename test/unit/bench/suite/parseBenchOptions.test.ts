@@ -13,6 +13,7 @@ describe('parseBenchOptions', () => {
     [[], { BENCH_FERRETDB_BINARY: existing }, { ferretdbBinary: existing }],
     [['--compare-ferretdb-binary', existing], {}, { compareFerretdb: { binary: existing } }],
     [['--quick', '--only', 'ingest', '--only', 'idempotency'], {}, { mode: 'quick', only: ['ingest', 'idempotency'] }],
+    [['--quick', '--only', 'peer', '--peer-hits', '10000'], {}, { only: ['peer'], peerHits: 10_000 }],
     [
       ['--results-dir', 'out', '--docs-dir', 'out/docs'],
       {},
@@ -32,6 +33,8 @@ describe('parseBenchOptions', () => {
       '--compare-stock and --compare-ferretdb-binary exclude each other',
     ],
     [['--only'], {}, '--only needs a value (SECTION), got ""'],
+    [['--peer-hits', '399'], {}, '--peer-hits needs a whole number of hits, at least 400, got "399"'],
+    [['--peer-hits', '1e5'], {}, '--peer-hits needs a whole number of hits, at least 400, got "1e5"'],
     [['--ferretdb-binary'], {}, '--ferretdb-binary needs the path of a FerretDB executable, got ""'],
     [['--ferretdb-binary', '--quick'], {}, '--ferretdb-binary needs the path of a FerretDB executable, got "--quick"'],
     [
