@@ -1,6 +1,7 @@
 /**
  * tally as the peer benchmark runs it: the built server as a child process started as `npm start` starts it (no
- * MONGODB_URI: it starts its embedded FerretDB in its own TALLY_DATA_DIR), with every feature at its default (on).
+ * MONGODB_URI: it starts its embedded FerretDB in its own TALLY_DATA_DIR), with every feature at its default (on)
+ * and INGEST_ACK=log (issue 27's write path).
  * Hits go in as `recordHits` batches with visitor, referrer, User-Agent, client address and UTM values; CPU is the
  * server's process tree (tally and FerretDB), disk the data directory.
  */
@@ -49,7 +50,8 @@ export async function startTallyPeer(): Promise<PeerSystem> {
     server = await startServer('child', {
       uri: undefined,
       dbName: 'tally',
-      env: { TALLY_DATA_DIR: dataDir, TALLY_EMBEDDED_ENGINE: 'ferretdb' },
+      // The write path issue 27 measures: acknowledged from the ingest log, written once per window.
+      env: { TALLY_DATA_DIR: dataDir, TALLY_EMBEDDED_ENGINE: 'ferretdb', INGEST_ACK: 'log' },
     });
     client = new GraphqlClient(server.url, PEER_CLIENTS);
     type Info = { serverInfo: { database: { engine: string; version: string } } };
@@ -64,7 +66,7 @@ export async function startTallyPeer(): Promise<PeerSystem> {
   const data = async <T>(query: string, variables: Record<string, unknown>): Promise<T> =>
     (await http.mustRequest<T>(query, { site: BENCH_SITE, ...variables })).data as T;
   return {
-    label: `tally (embedded ${database?.engine} ${database?.version})`,
+    label: `tally (INGEST_ACK=log, embedded ${database?.engine} ${database?.version})`,
     counting: { firstVisitsOnly: false, referrerKey: (hit) => referrerSource(hit.referrer, BENCH_SITE) },
     batchBody: (batch) => JSON.stringify({ query: RECORD_HITS, variables: { hits: batch.map(hitInput) } }),
     send: async (body) => {

@@ -53,6 +53,8 @@ export interface WindowCommitterOptions {
   readonly write: (batch: CounterBatch, mark: FlushMark) => Promise<void>;
   readonly logger: Logger;
   readonly observer?: FlushObserver | undefined;
+  /** A window is written in bulk writes of at most this many documents (INGEST_MAX_FLUSH_DOCUMENTS). */
+  readonly maxWriteDocuments: number;
   readonly segmentBytes?: number | undefined;
   readonly retryDelaysMs?: readonly number[] | undefined;
 }
@@ -215,22 +217,27 @@ export class WindowCommitter {
     }
   }
 
+  /** Part after part; a part the database refuses is re-sent (same mark) before the next one goes out. */
   private async writeWindow(window: Window): Promise<void> {
+    const mark = flushMark({ lane: this.checkpoint.lane, seq: window.seq });
+    for (const part of window.batch.split(this.options.maxWriteDocuments)) await this.writePart(part, window.seq, mark);
+  }
+
+  private async writePart(part: CounterBatch, seq: number, mark: FlushMark): Promise<void> {
     const { observer, logger } = this.options;
     const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-    const mark = flushMark({ lane: this.checkpoint.lane, seq: window.seq });
     for (let attempt = 0; ; attempt++) {
-      observer?.started(window.batch.documents, 0);
+      observer?.started(part.documents, 0);
       const started = performance.now();
       try {
-        await this.options.write(window.batch, mark);
+        await this.options.write(part, mark);
         observer?.settled((performance.now() - started) / 1000, true);
         return;
       } catch (error) {
         observer?.settled((performance.now() - started) / 1000, false);
         if (this.closing) throw error;
         const delay = delays[Math.min(attempt, delays.length - 1)] as number;
-        logger.warn({ err: error, seq: window.seq, retryInMs: delay }, 'ingest log: window not written; re-sending');
+        logger.warn({ err: error, seq, retryInMs: delay }, 'ingest log: window not written; re-sending');
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }

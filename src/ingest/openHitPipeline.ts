@@ -207,6 +207,7 @@ export async function openHitPipeline(
     ? await WindowCommitter.open({
         dir: options.ingestLog.dir,
         windowMs: options.ingestLog.windowMs,
+        maxWriteDocuments: settings.ingest.maxFlushDocuments,
         newBatch,
         write: writeCounters,
         logger,

@@ -122,6 +122,28 @@ export class CounterBatch {
     this.hits += other.hits;
   }
 
+  /**
+   * The same documents in parts of at most `maxDocuments`, each collection's in `_id` order: a window of the ingest
+   * log can touch tens of thousands of documents, and one bulk write of them all would outlast any timeout.
+   */
+  split(maxDocuments: number): CounterBatch[] {
+    if (this.documents <= maxDocuments) return [this];
+    const parts: CounterBatch[] = [];
+    let part = new CounterBatch();
+    for (const level of ['daily', 'monthly', 'seconds'] as const) {
+      for (const document of this[level].documentsById()) {
+        if (part.documents >= maxDocuments) {
+          parts.push(part);
+          part = new CounterBatch();
+        }
+        part[level].adopt(document);
+      }
+    }
+    parts.push(part);
+    (parts[0] as CounterBatch).hits = this.hits;
+    return parts;
+  }
+
   /** Documents this batch will update: the cost of writing it. */
   get documents(): number {
     return this.daily.size + this.monthly.size + this.seconds.size;

@@ -99,6 +99,16 @@ export class PendingUpdates {
     return document;
   }
 
+  /** Every pending document, in `_id` order (the order bulk writes send them in). */
+  documentsById(): PendingDocument[] {
+    return [...this.byId.values()].sort((a, b) => (a.key.id < b.key.id ? -1 : a.key.id > b.key.id ? 1 : 0));
+  }
+
+  /** Holds `document` for writing (a part of a larger batch: see CounterBatch.split); it takes no more hits here. */
+  adopt(document: PendingDocument): void {
+    this.byId.set(document.key.id, document);
+  }
+
   /** Moves every pending increment of `other` into this one. */
   absorb(other: PendingUpdates): void {
     for (const { key, inc, bits, tallies } of other.byId.values()) {

@@ -41,10 +41,11 @@ async function until(done: () => boolean, what: string): Promise<void> {
   throw new Error(`waited in vain for ${what}`);
 }
 
-function open(dir: string, write: (batch: CounterBatch, mark: FlushMark) => Promise<void>) {
+function open(dir: string, write: (batch: CounterBatch, mark: FlushMark) => Promise<void>, maxWriteDocuments = 2_000) {
   return WindowCommitter.open({
     dir,
     windowMs: 2_000,
+    maxWriteDocuments,
     newBatch: () => new CounterBatch({ siteTotals: true }),
     write,
     logger,
@@ -73,6 +74,18 @@ describe('WindowCommitter', () => {
       [2, 1],
     ]);
     expect(written[1]?.lane).toBe(written[0]?.lane);
+    await windows.close();
+  });
+
+  it("writes a large window in parts of at most maxWriteDocuments, every part under the window's mark", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const { written, write } = recordingWriter();
+    const windows = await open(dir, write, 7);
+    // 12 pages: 12 daily and 12 monthly page documents, plus the site's day and month: 26 documents.
+    await windows.submit(Array.from({ length: 12 }, (_, i) => hit(`/p${i}`)));
+    await windows.drain();
+    expect(written.map((w) => w.documents)).toEqual([7, 7, 7, 5]);
+    expect(new Set(written.map((w) => `${w.lane}:${w.seq}`))).toEqual(new Set([`${written[0]?.lane}:1`]));
     await windows.close();
   });
 
