@@ -9,6 +9,7 @@
 import { startApp } from './app';
 import type { App } from './app';
 import { ConfigError } from './errors/ConfigError';
+import { StartRefusedError } from './errors/StartRefusedError';
 import { loadConfig } from './config/loadConfig';
 import { createLogger } from './logging/createLogger';
 
@@ -66,6 +67,11 @@ async function main(): Promise<void> {
     if (stopping) {
       logger.info('stopped');
       exit(0);
+      return;
+    }
+    if (error instanceof StartRefusedError) {
+      process.stderr.write(`tally: refusing to start: ${error.message}\n`);
+      exit(2);
       return;
     }
     throw error;

@@ -24,7 +24,7 @@ export interface EngineInfo {
   /**
    * Stock FerretDB 1.x (SQLite) pushes down to SQL only a filter that is exactly `{_id: <string>}` and evaluates any
    * other on every row, so writes address documents by `_id` alone there (see counterUpsert). tally's own build
-   * (scripts/ensure-ferretdb.js) pushes an exact `_id` down whatever else the filter holds.
+   * (scripts/ferretdb/patches/0002-*) pushes an exact `_id` down whatever else the filter holds.
    */
   readonly indexesOnlyExactIdFilters: boolean;
   /**

@@ -265,7 +265,7 @@ describe('database faults, on the real processes', () => {
     const hits = Array.from({ length: 1_000 }, (_, i) => ({ site: 'faults.example', page: `/w${i}`, at: AT }));
     let largest = 0;
     // 20 batches over the same 1,000 pages: about 60,000 document writes, well over 200 MB of pages written. Before
-    // patch 5 of scripts/ensure-ferretdb.js the log kept every page ever written; with it, it resets at checkpoints,
+    // patch 5 (scripts/ferretdb/patches/0005-*) the log kept every page ever written; with it, it resets at checkpoints,
     // which a loaded machine (slower transactions overlapping longer) delays: 38–43 MB seen there, 4 MB when quiet.
     for (let round = 0; round < 20; round++) {
       const reply = await server.graphql('mutation ($hits: [HitInput!]!) { recordHits(hits: $hits) { total } }', {

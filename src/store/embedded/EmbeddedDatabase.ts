@@ -5,6 +5,8 @@ export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
 export interface EmbeddedDatabase {
   readonly uri: string;
   readonly engine: 'mongod' | 'ferretdb';
+  /** What the server binary reports for `--version`, if anything. */
+  readonly version?: string | undefined;
   /** Where the server keeps its files; undefined for a temporary directory. */
   readonly dataDir?: string | undefined;
   /** The server process's id now (it changes when a supervised server is restarted). */

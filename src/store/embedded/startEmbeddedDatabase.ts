@@ -1,11 +1,18 @@
 /**
- * The zero-configuration database: a real mongod where one can be had, FerretDB (SQLite) otherwise.
+ * The zero-configuration database: a real mongod where one can be had, FerretDB (SQLite) otherwise, and from the
+ * first start on, whichever engine the data directory's record names (chooseEngine).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { EmbeddedEngine } from './EmbeddedDatabase';
 import type { Logger } from '../../logging/createLogger';
 import type { EmbeddedDatabase } from './EmbeddedDatabase';
+import { StartRefusedError } from '../../errors/StartRefusedError';
+import { chooseEngine, mongodGoneMessage } from './chooseEngine';
+import type { EngineChoice } from './chooseEngine';
+import { legacyEngineFolders, readEngineRecord, writeEngineRecord } from './EngineRecord';
 import { startFerretdb } from './startFerretdb';
-import { mongodOnPath, mongodRecentlyUnavailable, startMongod } from './startMongod';
+import { installedMongod, mongodRecentlyUnavailable, startMongod } from './startMongod';
 
 export type { EmbeddedDatabase };
 
@@ -15,18 +22,49 @@ export async function startEmbeddedDatabase(options: {
   logger: Logger;
   now: number;
 }): Promise<EmbeddedDatabase> {
-  const { engine, logger } = options;
-  if (engine === 'ferretdb') return startFerretdb(options);
-  if (engine === 'mongod') return startMongod(options);
-  if (mongodOnPath() || !mongodRecentlyUnavailable(options.now)) {
-    try {
-      return await startMongod(options);
-    } catch (error) {
-      logger.warn(
-        { reason: error instanceof Error ? error.message.split('\n')[0] : String(error) },
-        'no mongod available; using FerretDB',
-      );
-    }
+  const { logger, now } = options;
+  const dataDir = options.dataDir === undefined ? undefined : path.resolve(options.dataDir);
+  const recorded = dataDir === undefined ? undefined : readEngineRecord(dataDir);
+  const choice = chooseEngine({
+    requested: options.engine,
+    dataDir,
+    recorded,
+    legacy: dataDir === undefined || recorded !== undefined ? {} : legacyEngineFolders(dataDir),
+    mongodInstalled: await installedMongod(),
+    mongodDownloadDue: !mongodRecentlyUnavailable(now),
+  });
+  if ('refuse' in choice) throw new StartRefusedError(choice.refuse);
+  if (choice.recognised !== undefined) logger.info({ dataDir }, choice.recognised);
+  if (choice.hint !== undefined) logger.warn({ dataDir }, choice.hint);
+  const started = await startChosen(choice, options, (reason) =>
+    mongodGoneMessage(dataDir ?? '', recorded?.version, reason),
+  );
+  if (choice.record && dataDir !== undefined) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    writeEngineRecord(dataDir, { engine: started.engine, version: started.version }, now);
+    logger.info(
+      { dataDir, engine: started.engine, version: started.version },
+      'recorded the engine that holds the data',
+    );
   }
-  return startFerretdb(options);
+  return started;
+}
+
+async function startChosen(
+  choice: Extract<EngineChoice, { start: unknown }>,
+  options: { dataDir: string | undefined; logger: Logger },
+  refusal: (reason: string) => string,
+): Promise<EmbeddedDatabase> {
+  if (choice.start === 'ferretdb') return startFerretdb(options);
+  try {
+    return await startMongod(options);
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    if (choice.otherwise === 'fail') throw error;
+    if (choice.otherwise === 'refuse') {
+      throw new StartRefusedError(refusal(reason));
+    }
+    options.logger.warn({ reason }, 'no mongod available; using FerretDB');
+    return startFerretdb(options);
+  }
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '../../logging/createLogger';
 import type { EmbeddedDatabase } from './EmbeddedDatabase';
+import { binaryVersion } from './binaryVersion';
 import { projectRoot } from '../../projectRoot';
 
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -79,6 +80,7 @@ export async function startFerretdb(options: {
   return {
     uri: `mongodb://127.0.0.1:${port}/`,
     engine: 'ferretdb',
+    version: binaryVersion(binary),
     dataDir: temporary ? undefined : dir,
     pid: () => current.child.pid,
     stop() {

@@ -1,4 +1,4 @@
-// Randomized checks of tally's FerretDB patches to internal/handler/sjson (scripts/ensure-ferretdb.js PATCHES 9):
+// Randomized checks of tally's FerretDB patches to internal/handler/sjson (scripts/ferretdb/patches/0009-* and 0011-*):
 // copied into a patched copy of FerretDB's source and run with its own tests by `node scripts/ensure-ferretdb.js --test-patches`.
 
 package sjson
