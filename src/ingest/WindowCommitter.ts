@@ -187,18 +187,23 @@ export class WindowCommitter {
   }
 
   private seal(): Promise<void> {
-    const seq = this.nextSeq;
-    this.sealing = this.log
-      .append(SEAL_RECORD, Buffer.from(JSON.stringify({ seq })), { seal: seq })
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.options.logger.error({ err: error }, 'ingest log: a window could not be sealed; it stays open');
-          throw error;
-        },
-      )
-      .finally(() => (this.sealing = undefined));
+    this.sealing = this.appendSeal().finally(() => (this.sealing = undefined));
     return this.sealing;
+  }
+
+  /** A full disk refuses the seal too: the log's reserve is given up for it, so the window can flush and free space. */
+  private async appendSeal(): Promise<void> {
+    const seq = this.nextSeq;
+    const record = Buffer.from(JSON.stringify({ seq }));
+    try {
+      await this.log.append(SEAL_RECORD, record, { seal: seq });
+    } catch (error) {
+      if (!(await this.log.releaseReserve())) {
+        this.options.logger.error({ err: error }, 'ingest log: a window could not be sealed; it stays open');
+        throw error;
+      }
+      await this.log.append(SEAL_RECORD, record, { seal: seq });
+    }
   }
 
   private async flushSealed(): Promise<void> {

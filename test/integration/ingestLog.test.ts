@@ -4,7 +4,7 @@
  * mid-window (some collections written, others not) or after the window was written but before its checkpoint.
  * The oracle is storedCounters/expectedCounters and the sketches' expected registers: independent of the log.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig';
@@ -95,12 +95,15 @@ describe('INGEST_ACK=log', () => {
   it('skips a replayed window that was written before its checkpoint was saved', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-ingest-log-'));
     const pipeline = await open(database, dir);
-    const before = readFileSync(join(dir, 'checkpoint.json'), 'utf8');
     const hits = await record(pipeline, 'lagging.example', 18);
+    // The log as it stands with the hits durable and their window not written (it lasts 60 s).
+    const snapshot = mkdtempSync(join(tmpdir(), 'tally-ingest-log-snapshot-'));
+    cpSync(dir, snapshot, { recursive: true });
     await pipeline.close();
     await expectExactly('lagging.example', hits);
-    // A crash between the window's write and its checkpoint: the checkpoint still names the window before.
-    writeFileSync(join(dir, 'checkpoint.json'), before);
+    // A crash after the window's write, before its checkpoint and the deletion of its segment: the log as before.
+    rmSync(dir, { recursive: true });
+    cpSync(snapshot, dir, { recursive: true });
 
     const restarted = await open(database, dir);
     await restarted.drain();

@@ -51,6 +51,13 @@ interface Segment {
 
 const SEGMENT_SUFFIX = '.log';
 const LOCK_FILE = 'LOCK';
+/**
+ * Space kept aside while the disk has it: on a full disk it is given up so that the seal of the open window (a few
+ * bytes) can still be written, and the window flushed, which frees the segments. Without it a log that filled its
+ * disk could never seal, flush or shrink again.
+ */
+const RESERVE_FILE = 'reserve';
+const RESERVE_BYTES = 64 * 1024;
 
 export function segmentName(start: number): string {
   return `${String(start).padStart(20, '0')}${SEGMENT_SUFFIX}`;
@@ -130,7 +137,9 @@ export class IngestLog<T> {
       await syncDirectory(dir);
     }
     const handle = await open(join(dir, segmentName(active.start)), 'r+');
-    return { log: new IngestLog(dir, options, kept, active, handle), records };
+    const log = new IngestLog(dir, options, kept, active, handle);
+    await log.keepReserve();
+    return { log, records };
   }
 
   /** The offset just past the last record appended (durable or not). */
@@ -180,7 +189,11 @@ export class IngestLog<T> {
     while (this.syncing) await this.syncing;
   }
 
-  /** Deletes the closed segments that hold only records ending at or before `offset`. */
+  /**
+   * Deletes the segments that hold only records ending at or before `offset`. When that is every record of the
+   * active segment too, it is closed and deleted at once (a new, empty one takes the appends): the log then holds
+   * about one window, whatever FLUSH_WINDOW_MS and the segment size, and a disk the log filled gets its space back.
+   */
   async dropBefore(offset: number): Promise<void> {
     let removed = false;
     while (this.older.length > 0) {
@@ -191,6 +204,17 @@ export class IngestLog<T> {
       removed = true;
     }
     if (removed) await syncDirectory(this.dir);
+    if (this.active.size > 0 && this.active.start + this.active.size <= offset && !this.closed) {
+      await this.exclusive(async () => {
+        // Appended meanwhile: the segment still holds records to replay.
+        if (this.active.start + this.active.size > offset) return;
+        await this.roll();
+        const flushed = this.older.pop() as Segment;
+        await rm(join(this.dir, segmentName(flushed.start)), { force: true });
+        await syncDirectory(this.dir);
+      });
+    }
+    await this.keepReserve();
   }
 
   /** Waits for the appends in progress, then closes the file and releases the lock. */
@@ -199,6 +223,37 @@ export class IngestLog<T> {
     await this.settled();
     await this.handle.close();
     await rm(join(this.dir, LOCK_FILE), { force: true });
+  }
+
+  /** Runs `task` with no group being written, and holds appends back until it ends. */
+  private async exclusive(task: () => Promise<void>): Promise<void> {
+    while (this.syncing) await this.syncing;
+    const running = task();
+    this.syncing = running.finally(() => {
+      this.syncing = undefined;
+      if (this.queue.length > 0) this.startSyncing();
+    });
+    await this.syncing;
+  }
+
+  /** Gives up the reserved space (after a full disk refused a write); true when there was any to give. */
+  async releaseReserve(): Promise<boolean> {
+    try {
+      await rm(join(this.dir, RESERVE_FILE));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Sets the reserve aside again where the disk has room (best effort: a full disk simply has none). */
+  private async keepReserve(): Promise<void> {
+    try {
+      await writeFile(join(this.dir, RESERVE_FILE), Buffer.alloc(RESERVE_BYTES), { flag: 'wx' });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'EEXIST') await rm(join(this.dir, RESERVE_FILE), { force: true }).catch(() => undefined);
+    }
   }
 
   private async syncGroups(): Promise<void> {

@@ -92,6 +92,20 @@ describe('IngestLog', () => {
     await again.close();
   });
 
+  it('deletes the active segment once every record in it is flushed, and appends after that are read back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { log } = await openLog(dir).opening;
+    const end = await log.append(1, Buffer.from('flushed'), 'flushed');
+    await log.dropBefore(end);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.log'))).toEqual([segmentName(end)]);
+    expect(log.bytes).toBe(0);
+    await log.append(1, Buffer.from('later'), 'later');
+    await log.close();
+    const { log: again, records } = await openLog(dir, end).opening;
+    expect(records.map((r) => text(r.payload))).toEqual(['later']);
+    await again.close();
+  });
+
   it('refuses a second owner of the directory while the first lives', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
     const { log } = await openLog(dir).opening;
