@@ -271,8 +271,7 @@ export class IngestLog<T> {
       const frames = group.map((p) => p.frame);
       const total = frames.reduce((sum, f) => sum + f.length, 0);
       try {
-        const { bytesWritten } = await this.handle.writev(frames, begin);
-        if (bytesWritten !== total) throw new Error(`short write to the ingest log: ${bytesWritten} of ${total} bytes`);
+        await writeAll(this.handle, frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames, total), begin);
         await this.handle.datasync();
       } catch (error) {
         try {
@@ -309,6 +308,15 @@ export class IngestLog<T> {
     this.older.push(this.active);
     this.active = { start, size: 0 };
     this.handle = handle;
+  }
+}
+
+/** Writes every byte: a nearly full disk takes part of a write, and only the next one says why it stops (ENOSPC). */
+async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  for (let done = 0; done < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    if (bytesWritten === 0) throw Object.assign(new Error('the ingest log took no bytes'), { code: 'ENOSPC' });
+    done += bytesWritten;
   }
 }
 
