@@ -139,7 +139,8 @@ export interface IngestConfig {
   readonly preallocate: boolean;
   /**
    * INGEST_ACK: when a request without an idempotency key is answered: once its hits are durable in the local
-   * ingest log (`log`; written to the database once per window), or once the database acknowledged them (`database`).
+   * ingest log (`log`, the embedded default; written to the database once per window), or once the database
+   * acknowledged them (`database`, the default with MONGODB_URI).
    */
   readonly ack: IngestAck;
   /** FLUSH_WINDOW_MS: with INGEST_ACK=log, how long hits gather before each document is written once. */
@@ -245,7 +246,8 @@ function readConfig(env: Env): Config {
       maxFlushDocuments: integer(env, 'INGEST_MAX_FLUSH_DOCUMENTS', 2000, 10, 100_000),
       writeConcern: writeConcern(env, 'MONGODB_WRITE_CONCERN'),
       preallocate: boolean(env, 'PREALLOCATE', false),
-      ack: oneOf(env, 'INGEST_ACK', INGEST_ACKS, 'database'),
+      // The embedded default keeps its log beside its database, on the same disk; a MONGODB_URI instance may have none.
+      ack: oneOf(env, 'INGEST_ACK', INGEST_ACKS, env.MONGODB_URI ? 'database' : 'log'),
       windowMs: integer(env, 'FLUSH_WINDOW_MS', 2_000, 10, 60_000),
       logDir: env.INGEST_LOG_DIR === '' ? undefined : env.INGEST_LOG_DIR,
     },

@@ -65,7 +65,9 @@ export function startServer(env: Record<string, string>, options: { command?: st
       childEnv[key] = value;
     }
   }
-  Object.assign(childEnv, { PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' }, env);
+  // Tests that read right after they write want read-your-writes; the ingest log's own tests (ingestLog*.test.ts)
+  // and anything else that sets INGEST_ACK run the embedded default's log path.
+  Object.assign(childEnv, { PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development', INGEST_ACK: 'database' }, env);
   const [command, ...args] = options.command ?? [process.execPath, MAIN];
   const child = spawn(command as string, args, {
     cwd: projectRoot(),
