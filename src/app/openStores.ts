@@ -102,6 +102,8 @@ async function prepare(
     },
     ingestLog: ingestLogDir === undefined ? undefined : { dir: ingestLogDir, windowMs: config.ingest.windowMs },
   });
+  const windows = pipeline.windows;
+  if (windows) metrics.watchIngestLog(() => ({ bytes: windows.logBytes, windows: windows.pendingWindows }));
   try {
     const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
     await impressions.ensureIndexes();

@@ -25,6 +25,13 @@ export interface Metrics {
   /** The GraphQL document cache (server/DocumentCache): estimated heap it holds, and its documents. */
   readonly documentCacheBytes: Gauge;
   readonly documentCacheDocuments: Gauge;
+  /**
+   * The ingest log (INGEST_ACK=log), read at each scrape: bytes on disk, and windows waiting for the database (the
+   * open one included). `watchIngestLog` names what to read; nothing is reported before.
+   */
+  readonly ingestLogBytes: Gauge;
+  readonly ingestLogWindows: Gauge;
+  watchIngestLog(read: () => { readonly bytes: number; readonly windows: number }): void;
 }
 
 /** Seconds, from 1 ms to 30 s: flushes and background steps, where a stall is seconds long. */
@@ -33,6 +40,7 @@ const SLOW_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 const COUNT_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 100_000];
 
 export function createMetrics(): Metrics {
+  let ingestLog: (() => { readonly bytes: number; readonly windows: number }) | undefined;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tally_' });
   return {
@@ -124,5 +132,26 @@ export function createMetrics(): Metrics {
       help: 'Parsed GraphQL documents in the cache (kept from their second use).',
       registers: [registry],
     }),
+    ingestLogBytes: new Gauge({
+      name: 'tally_ingest_log_bytes',
+      help: 'Bytes the ingest log holds on disk (INGEST_ACK=log): about one window while the database keeps up.',
+      registers: [registry],
+      collect() {
+        const state = ingestLog?.();
+        if (state) this.set(state.bytes);
+      },
+    }),
+    ingestLogWindows: new Gauge({
+      name: 'tally_ingest_log_windows',
+      help: 'Windows of acknowledged hits not yet written to the database (INGEST_ACK=log), the open one included.',
+      registers: [registry],
+      collect() {
+        const state = ingestLog?.();
+        if (state) this.set(state.windows);
+      },
+    }),
+    watchIngestLog(read) {
+      ingestLog = read;
+    },
   };
 }

@@ -77,6 +77,12 @@ afterAll(async () => {
       message: 'the ingest log refused the hits: the disk is full; retry later',
     });
     expect(acked).toBeGreaterThan(0);
+    // Operators see it: the log holds the disk's worth, in windows not yet written.
+    const metrics = await (await fetch(`${target.url as string}/metrics`)).text();
+    const gauge = (name: string) =>
+      Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
+    expect(gauge('tally_ingest_log_bytes')).toBeGreaterThan(100_000);
+    expect(gauge('tally_ingest_log_windows')).toBeGreaterThanOrEqual(1);
     // The window is sealed with the reserve, written, and its segment deleted: the log takes hits again.
     const after = await waitFor(async () => (await send(0)).reply, {
       timeoutMs: 60_000,
