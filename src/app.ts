@@ -103,7 +103,7 @@ export async function startApp(
       close() {
         closing ??= (async () => {
           const step = shutdownStep(logger);
-          await step('closing HTTP', () => serving.close(() => pipeline.drain().catch(() => undefined)));
+          await step('closing HTTP', () => serving.close(() => pipeline.answerWaiting().catch(() => undefined)));
           live.close();
           jobs.stop();
           // Pending hits are written before the database closes; a write that fails here was never acknowledged.

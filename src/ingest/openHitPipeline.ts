@@ -93,6 +93,12 @@ export interface HitPipeline {
    * flush rejects the callers whose hits it held, never this promise.
    */
   drain(): Promise<void>;
+  /**
+   * Answers the requests still waiting: writes what the group committer holds (requests with an idempotency key,
+   * and all of them with INGEST_ACK=database). The log's windows hold no request: close() writes them, or leaves them
+   * in the log for the next start when the database refuses.
+   */
+  answerWaiting(): Promise<void>;
   /** The last call before the caller closes the database: drain(), and anything unexpected is logged, not thrown. */
   close(): Promise<void>;
 }
@@ -234,6 +240,7 @@ export async function openHitPipeline(
       await windows?.drain();
       await committer.drain();
     },
+    answerWaiting: () => committer.drain(),
     close: async () => {
       await windows?.close().catch((error: unknown) => logger.error({ err: error }, 'the ingest log did not close'));
       await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));
