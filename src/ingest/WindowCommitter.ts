@@ -32,6 +32,8 @@ const SEAL_RECORD = 2;
 
 /** A new segment once the active one holds this much (deleted once its windows are flushed). */
 const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
+/** The smallest part a refused one is halved down to. */
+const MIN_PART_DOCUMENTS = 50;
 /** Pauses between re-sends of a window the database refused; the last one repeats. */
 const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [100, 500, 2_000, 5_000];
 
@@ -69,9 +71,12 @@ export class WindowCommitter {
   private sealing: Promise<void> | undefined;
   private flushing: Promise<void> | undefined;
   private closing = false;
+  /** Documents per bulk write now: INGEST_MAX_FLUSH_DOCUMENTS, halved after a refusal (writeWindow). */
+  private partDocuments: number;
 
   private constructor(private readonly options: WindowCommitterOptions) {
     this.open = options.newBatch();
+    this.partDocuments = options.maxWriteDocuments;
   }
 
   /** Opens the log in `options.dir`, replays what it holds past the checkpoint, and starts writing it. */
@@ -222,29 +227,53 @@ export class WindowCommitter {
     }
   }
 
-  /** Part after part; a part the database refuses is re-sent (same mark) before the next one goes out. */
+  /**
+   * Part after part, in `_id` order. A part the database refuses is re-sent under the same mark before the next one
+   * goes out, in halves (down to MIN_PART_DOCUMENTS) when it failed: a part too large to finish within
+   * MONGODB_TIMEOUT_MS on a loaded server would otherwise time out on every try. Parts grow back after a window
+   * written without a refusal.
+   */
   private async writeWindow(window: Window): Promise<void> {
     const mark = flushMark({ lane: this.checkpoint.lane, seq: window.seq });
-    for (const part of window.batch.split(this.options.maxWriteDocuments)) await this.writePart(part, window.seq, mark);
+    let refused = false;
+    const queue = window.batch.split(this.partDocuments);
+    for (let attempt = 0; queue.length > 0;) {
+      const part = queue[0] as CounterBatch;
+      if (await this.writePart(part, mark)) {
+        queue.shift();
+        attempt = 0;
+        continue;
+      }
+      refused = true;
+      if (this.closing) throw new Error(`window ${window.seq} was not written`);
+      if (part.documents > MIN_PART_DOCUMENTS) {
+        this.partDocuments = Math.max(MIN_PART_DOCUMENTS, Math.floor(part.documents / 2));
+        queue.splice(0, 1, ...part.split(this.partDocuments));
+      }
+      const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+      const delay = delays[Math.min(attempt++, delays.length - 1)] as number;
+      this.options.logger.warn(
+        { seq: window.seq, retryInMs: delay, partDocuments: this.partDocuments },
+        'ingest log: window not written; re-sending',
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    if (!refused) this.partDocuments = Math.min(this.options.maxWriteDocuments, this.partDocuments * 2);
   }
 
-  private async writePart(part: CounterBatch, seq: number, mark: FlushMark): Promise<void> {
+  /** One bulk write per collection of one part; false (the error logged) when the database refused it. */
+  private async writePart(part: CounterBatch, mark: FlushMark): Promise<boolean> {
     const { observer, logger } = this.options;
-    const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-    for (let attempt = 0; ; attempt++) {
-      observer?.started(part.documents, 0);
-      const started = performance.now();
-      try {
-        await this.options.write(part, mark);
-        observer?.settled((performance.now() - started) / 1000, true);
-        return;
-      } catch (error) {
-        observer?.settled((performance.now() - started) / 1000, false);
-        if (this.closing) throw error;
-        const delay = delays[Math.min(attempt, delays.length - 1)] as number;
-        logger.warn({ err: error, seq, retryInMs: delay }, 'ingest log: window not written; re-sending');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
+    observer?.started(part.documents, 0);
+    const started = performance.now();
+    try {
+      await this.options.write(part, mark);
+      observer?.settled((performance.now() - started) / 1000, true);
+      return true;
+    } catch (error) {
+      observer?.settled((performance.now() - started) / 1000, false);
+      logger.warn({ err: error, documents: part.documents }, 'ingest log: a part of a window was refused');
+      return false;
     }
   }
 }

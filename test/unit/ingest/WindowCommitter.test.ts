@@ -89,6 +89,33 @@ describe('WindowCommitter', () => {
     await windows.close();
   });
 
+  it('halves a part the database keeps refusing (a write too large for its timeout) and grows parts back after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const written: number[] = [];
+    const write = async (batch: CounterBatch): Promise<void> => {
+      if (batch.documents > 70) throw new Error('timed out');
+      written.push(batch.documents);
+    };
+    const windows = await open(dir, write, 200);
+    // 60 pages: 60 daily and 60 monthly page documents, and the site's two: 122 documents.
+    const pages = (n: number) => Array.from({ length: n }, (_, i) => hit(`/p${i}`));
+    await windows.submit(pages(60));
+    const draining = windows.drain();
+    await until(() => written.length === 2, 'the halved parts');
+    await draining;
+    expect(written).toEqual([61, 61]);
+    // The next window keeps the halved size; once one is written without a refusal, parts grow back.
+    written.length = 0;
+    await windows.submit(pages(30));
+    await windows.drain();
+    expect(written).toEqual([61, 1]);
+    written.length = 0;
+    await windows.submit(pages(30));
+    await windows.drain();
+    expect(written).toEqual([62]);
+    await windows.close();
+  });
+
   it('re-sends a refused window under the same mark until the database takes it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
     const { written, write } = recordingWriter(2);
