@@ -96,13 +96,17 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
 
   // Once closing, answer in-flight requests with `Connection: close`: a keep-alive socket that turns idle after
-  // close() began would otherwise hold the server open until its keep-alive timeout.
+  // close() began would otherwise hold the server open until its keep-alive timeout (72 s in Fastify). A response
+  // whose headers went out before close() began cannot say so: its connection is closed as soon as it is idle.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
   });
 
   // One log line per request, with what an operator needs to find it (the key's name, never its secret).
