@@ -18,6 +18,7 @@ import { authorizeRequest, installAuth, principalOf } from '../auth/authorizeReq
 import type { KeyRing } from '../auth/KeyRing';
 import type { Principal } from '../auth/Principal';
 import type { Context } from '../graphql/Context';
+import { contextCreationError } from '../graphql/contextCreationError';
 import { createFormatError } from '../graphql/formatError';
 import { createValidationRules } from '../graphql/guard/createValidationRules';
 import { guardPlugin } from '../graphql/guard/guardPlugin';
@@ -167,7 +168,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
-    context: async (request) => options.context(principalOf(request), request.headers),
+    context: async (request) => {
+      try {
+        return await options.context(principalOf(request), request.headers);
+      } catch (error) {
+        throw contextCreationError(error);
+      }
+    },
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });
