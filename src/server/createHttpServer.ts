@@ -154,6 +154,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
             metrics.documentCacheDocuments.set(documents);
           }),
     validationRules,
+    // Apollo's CSRF prevention refuses a GET without a JSON content type or `apollo-require-preflight`, which the
+    // GraphQL-over-HTTP spec's safe GET query needs none of (issue 31). It guards against a browser sending a
+    // cross-site request with the user's cookies; tally authenticates with bearer keys, which no cross-site form or
+    // image can send. What a cross-site request could still do, Apollo refuses without it: a mutation over GET (405),
+    // a POST body other than JSON (400 BAD_REQUEST). test/e2e/server.test.ts pins all three.
+    csrfPrevention: false,
     // main.ts owns SIGTERM/SIGINT: Apollo's handlers would stop the server and re-send the signal before our
     // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.
     stopOnTerminationSignals: false,
