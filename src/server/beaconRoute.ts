@@ -19,15 +19,18 @@ import type { HitIngest } from '../ingest/HitIngest';
 import type { Metrics } from '../metrics/createMetrics';
 import { AppError } from '../errors/AppError';
 
-/** Fixed by the contract: a beacon is a few hundred bytes; 4 KB leaves room for a long page. */
-export const BEACON_MAX_BODY_BYTES = 4096;
-
 export type BeaconOutcome =
   'counted' | 'bot_user_agent' | 'no_user_agent' | 'origin_not_allowed' | 'unknown_key' | 'site_mismatch' | 'invalid';
 
 export function registerBeaconRoute(
   app: FastifyInstance,
-  deps: { keyRing: KeyRing; ingest: () => HitIngest; metrics: Metrics },
+  deps: {
+    keyRing: KeyRing;
+    ingest: () => HitIngest;
+    metrics: Metrics;
+    /** BEACON_MAX_BODY_BYTES (4 KB by default, what the contract fixed). */
+    maxBodyBytes: number;
+  },
 ): void {
   const { keyRing, metrics } = deps;
   const count = (outcome: BeaconOutcome): void => metrics.beaconRequests.inc({ outcome });
@@ -56,7 +59,7 @@ export function registerBeaconRoute(
   app.post(
     '/api/hit',
     {
-      bodyLimit: BEACON_MAX_BODY_BYTES,
+      bodyLimit: deps.maxBodyBytes,
       config: { bodyLimitName: 'BEACON_MAX_BODY_BYTES' },
       // CORS headers before the body is read, so a browser can read every answer, errors included.
       onRequest: async (request, reply) => {

@@ -41,6 +41,7 @@ import type { ExportRouteOptions } from './registerExport';
 
 export interface ServerLimits extends WebSocketLimits, RateLimits {
   readonly maxBodyBytes: number;
+  readonly maxBeaconBodyBytes: number;
 }
 
 export interface HttpServerOptions {
@@ -184,7 +185,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });
-  registerBeaconRoute(app, { keyRing, ingest: options.ingest, metrics });
+  registerBeaconRoute(app, { keyRing, ingest: options.ingest, metrics, maxBodyBytes: limits.maxBeaconBodyBytes });
 
   registerWebRoutes(app, { assets: options.webAssets, playground: options.playground });
   app.get('/healthz', async () => ({ status: 'ok' }));
