@@ -34,6 +34,17 @@ export function registerBeaconRoute(
 ): void {
   const { keyRing, metrics } = deps;
   const count = (outcome: BeaconOutcome): void => metrics.beaconRequests.inc({ outcome });
+  // A headless browser (HeadlessChrome) is a bot: right in production, but whoever tries the snippet in a test
+  // browser sees 204 and zero. Said once per server (one per process), at debug level, without the User-Agent.
+  let botExplained = false;
+  const explainBot = (request: FastifyRequest): void => {
+    if (botExplained) return;
+    botExplained = true;
+    request.log.debug(
+      'a beacon came from a bot User-Agent (headless browsers such as HeadlessChrome are bots): answered 204 and ' +
+        'not counted; logged once, tally_beacon_requests_total{outcome="bot_user_agent"} counts every one',
+    );
+  };
 
   const cors = (request: FastifyRequest, reply: FastifyReply): boolean => {
     reply.header('vary', 'Origin');
@@ -94,6 +105,7 @@ export function registerBeaconRoute(
         }
         if (isbot(userAgent)) {
           count('bot_user_agent');
+          explainBot(request);
           return reply.code(204).send();
         }
         const page = siteKey.keepQuery ? beacon.page : withoutQuery(beacon.page);
