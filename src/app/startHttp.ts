@@ -5,9 +5,11 @@
  * Invariants:
  * - Live at once, ready only when `ready()` says so; every route that needs the database asks `services()`, which
  *   throws SERVICE_UNAVAILABLE until the stores are open.
- * - close() ends WebSocket subscriptions first (nothing then holds the HTTP server open), stops accepting, runs
- *   `whileClosing` (the caller writes pending hits, so in-flight requests are answered now instead of after the
- *   group-commit window), waits for in-flight requests, then closes the metrics port.
+ * - close() sends WebSockets their close frames and stops accepting, runs `whileClosing` (the caller writes pending
+ *   hits, so in-flight requests are answered now instead of after the group-commit window), waits for in-flight
+ *   requests, then closes the metrics port. It is bounded: half of SHUTDOWN_TIMEOUT_MS after it began, every
+ *   connection still open is destroyed (a client that stopped reading a response, a WebSocket that never answers
+ *   its close frame), leaving the other half for the writes and the database (issue 31).
  */
 import path from 'node:path';
 import { authorizeRequest } from '../auth/authorizeRequest';
@@ -138,10 +140,19 @@ export async function startHttp(
         );
       },
       async close(whileClosing) {
-        await subscriptions.close();
+        const ended = subscriptions.close();
         const closing = app.close();
-        await whileClosing();
-        await closing;
+        const graceOver = setTimeout(() => {
+          logger.warn('shutdown: closing the connections still open after the grace period');
+          subscriptions.terminate();
+          app.server.closeAllConnections();
+        }, config.shutdownTimeoutMs / 2);
+        try {
+          await whileClosing();
+          await Promise.all([ended, closing]);
+        } finally {
+          clearTimeout(graceOver);
+        }
         await metricsServer?.close();
       },
       abort,

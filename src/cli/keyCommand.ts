@@ -14,11 +14,38 @@ const USAGE = `usage:
   tally key --site-key --site SITE --origins ORIGIN,... [--keep-query]
 `;
 
+/** `tally key --help` (or -h): what `tally --help` promises every command answers. */
+export const KEY_HELP = `Usage: tally key --name NAME --scopes SCOPES [--sites SITES]
+       tally key --site-key --site SITE --origins ORIGINS [--keep-query]
+
+Makes a new API key: prints its secret once (it is never stored) and the entry to add to TALLY_KEYS_FILE, which
+holds only the secret's SHA-256. Send the secret as "Authorization: Bearer <secret>".
+
+Secret key:
+  --name NAME           1 to 64 letters, digits, ".", "_" or "-"; logged with each request (never the secret)
+  --scopes SCOPES       comma-separated: ingest, read, admin
+  --sites SITES         comma-separated sites the key may use (default: every site)
+
+Site key (public, for the browser beacon; it may only record hits for its site):
+  --site-key            make a site key instead of a secret key
+  --site SITE           the one site it records hits for
+  --origins ORIGINS     comma-separated origins allowed to send them (https://example.com)
+  --keep-query          keep the page's query string (dropped by default)
+
+  -h, --help            this help
+
+Exit codes: 0 made, 2 usage error.
+`;
+
 export async function runKeyCommand(
   args: string[],
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    out.write(KEY_HELP);
+    return 0;
+  }
   const options = new Map<string, string | true>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;

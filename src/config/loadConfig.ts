@@ -101,6 +101,8 @@ export interface LimitsConfig {
   readonly maxRootFields: number;
   readonly maxBucketsPerRequest: number;
   readonly maxBodyBytes: number;
+  /** Largest POST /api/hit body: a beacon is a few hundred bytes; 4 KB leaves room for a long page. */
+  readonly maxBeaconBodyBytes: number;
   readonly maxWebSocketMessageBytes: number;
   readonly maxSubscriptionsPerConnection: number;
   readonly maxSubscriptions: number;
@@ -272,6 +274,7 @@ function readConfig(env: Env): Config {
       maxRootFields: integer(env, 'GRAPHQL_MAX_ROOT_FIELDS', 30, 1, 10_000),
       maxBucketsPerRequest: integer(env, 'QUERY_MAX_BUCKETS_PER_REQUEST', 100_000, 1, 100_000_000),
       maxBodyBytes: integer(env, 'HTTP_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxBeaconBodyBytes: integer(env, 'BEACON_MAX_BODY_BYTES', 4096, 256, 1024 * 1024),
       maxWebSocketMessageBytes: integer(env, 'WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxSubscriptionsPerConnection: integer(env, 'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION', 25, 1, 100_000),
       maxSubscriptions: integer(env, 'WS_MAX_SUBSCRIPTIONS', 2_000, 1, 10_000_000),

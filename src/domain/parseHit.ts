@@ -2,8 +2,9 @@
  * Validates one client hit into a Hit (and a batch, all or nothing). Each check names what was expected and what
  * came, and carries a RejectReason.
  */
+import { LimitExceededError } from '../errors/LimitExceededError';
 import type { Hit, HitInputFields, HitLimits } from './Hit';
-import { InputRejectedError, rejection } from './InputRejectedError';
+import { rejection } from './InputRejectedError';
 import type { FieldName } from './InputRejectedError';
 import { parsePage } from './parsePage';
 import { parseSite } from './parseSite';
@@ -58,14 +59,18 @@ function describeInstant(at: number): string {
   return Number.isNaN(date.getTime()) ? `${at} ms since the epoch` : date.toISOString();
 }
 
+/** One argument holding more hits than INGEST_MAX_BATCH, answered like the same total over several fields. */
+export function batchTooLarge(max: number, value: number, field: string): LimitExceededError {
+  return new LimitExceededError('INGEST_MAX_BATCH', max, value, `the number of hits in ${field}`, 400, {
+    field,
+    reason: RejectReason.BATCH_TOO_LARGE,
+  });
+}
+
 /** Validates a whole batch before anything is written: one bad hit rejects the batch. */
 export function parseHitBatch(inputs: readonly HitInputFields[], options: { now: number; limits: HitLimits }): Hit[] {
   if (inputs.length > options.limits.maxBatchSize) {
-    throw new InputRejectedError(
-      RejectReason.BATCH_TOO_LARGE,
-      `hits must hold at most ${options.limits.maxBatchSize} hits, got ${inputs.length}`,
-      'hits',
-    );
+    throw batchTooLarge(options.limits.maxBatchSize, inputs.length, 'hits');
   }
   const hits = new Array<Hit>(inputs.length);
   for (let i = 0; i < inputs.length; i++) {

@@ -5,7 +5,7 @@
 import type { Hit, HitLimits } from './Hit';
 import type { HitColumns } from './HitColumns';
 import { InputRejectedError } from './InputRejectedError';
-import { checkAt, checkCount } from './parseHit';
+import { batchTooLarge, checkAt, checkCount } from './parseHit';
 import { parsePage } from './parsePage';
 import { parseSite } from './parseSite';
 import { RejectReason } from './RejectReason';
@@ -17,13 +17,7 @@ export function parseHitColumns(
   const prefix = options.path === undefined ? '' : `${options.path}.`;
   const { pageIndex, siteIndex, atMs, count } = columns;
   const rows = pageIndex.length;
-  if (rows > options.limits.maxBatchSize) {
-    throw new InputRejectedError(
-      RejectReason.BATCH_TOO_LARGE,
-      `${prefix}pageIndex must hold at most ${options.limits.maxBatchSize} hits, got ${rows}`,
-      `${prefix}pageIndex`,
-    );
-  }
+  if (rows > options.limits.maxBatchSize) throw batchTooLarge(options.limits.maxBatchSize, rows, `${prefix}pageIndex`);
   const sites = columns.sites.map((site, i) => parseSite(site, () => `${prefix}sites[${i}]`));
   const pages = columns.pages.map((page, i) => parsePage(page, () => `${prefix}pages[${i}]`));
   for (const [name, dictionary] of [

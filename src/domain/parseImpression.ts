@@ -3,6 +3,7 @@
  * them printable and lets in-memory keys use a separator that no id can contain.
  */
 import { describe } from '../errors/describe';
+import { LimitExceededError } from '../errors/LimitExceededError';
 import type { Impression, ImpressionInputFields, ImpressionLimits } from './Impression';
 import { InputRejectedError } from './InputRejectedError';
 import { RejectReason } from './RejectReason';
@@ -65,10 +66,13 @@ export function parseImpression(
 /** Validates a whole batch before anything is written: one bad impression rejects the batch. */
 export function parseImpressionBatch(inputs: readonly ImpressionInputFields[], limits: ImpressionLimits): Impression[] {
   if (inputs.length > limits.maxBatchSize) {
-    throw new InputRejectedError(
-      RejectReason.BATCH_TOO_LARGE,
-      `impressions must hold at most ${limits.maxBatchSize} impressions, got ${inputs.length}`,
-      'impressions',
+    throw new LimitExceededError(
+      'IMPRESSIONS_MAX_BATCH',
+      limits.maxBatchSize,
+      inputs.length,
+      'the number of impressions in impressions',
+      400,
+      { field: 'impressions', reason: RejectReason.BATCH_TOO_LARGE },
     );
   }
   return inputs.map((input, index) => parseImpression(input, { limits, path: `impressions[${index}]` }));

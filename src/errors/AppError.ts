@@ -38,4 +38,6 @@ export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;
   /** The HTTP status when this error refuses a whole request (field errors keep GraphQL's 200). */
   readonly httpStatus: number = 400;
+  /** When set, a whole request it refuses says `Retry-After` with these seconds: the client may come back then. */
+  readonly retryAfterSeconds: number | undefined = undefined;
 }

@@ -21,9 +21,16 @@ export type UnavailableCause =
   | 'log_write'
   | 'other';
 
+/**
+ * What a refused request's Retry-After says: the longest wait between two attempts to reach the database at start-up
+ * (app/openStores backs off up to 5 s), and about one MONGODB_TIMEOUT_MS at its default.
+ */
+export const RETRY_AFTER_SECONDS = 5;
+
 export class ServiceUnavailableError extends AppError {
   readonly code = 'SERVICE_UNAVAILABLE' as const;
   override readonly httpStatus = 503;
+  override readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
 
   constructor(
     message = 'the database is unavailable; retry later',

@@ -1,7 +1,7 @@
 /**
  * The one map from an error to what a client sees, for every transport: GraphQL over HTTP and WebSocket (through
- * formatError), the REST routes and Fastify's own refusals (through installErrorHandler). It gives the HTTP status,
- * a bounded message and the extensions: `code`, plus `field`, `reason`, `limit`, `max`, `value` wherever the error
+ * formatError), the REST routes and Fastify's own refusals (through installErrorHandler). It gives the HTTP status
+ * (with the Retry-After seconds where the error has them), a bounded message and the extensions: `code`, plus `field`, `reason`, `limit`, `max`, `value` wherever the error
  * carries them. Anything it does not recognise is masked as INTERNAL_SERVER_ERROR; the caller logs it with its stack.
  */
 import { AppError, STATUS_OF_CODE } from './AppError';
@@ -32,6 +32,8 @@ export interface NormalizedError {
   readonly appError: AppError | undefined;
   /** Nothing recognised: clients see "Internal server error" only, and the caller logs the error. */
   readonly masked: boolean;
+  /** The `Retry-After` seconds of a whole request this error refuses (SERVICE_UNAVAILABLE); absent for most. */
+  readonly retryAfterSeconds?: number;
 }
 
 const MASKED: NormalizedError = {
@@ -57,6 +59,7 @@ export function normalizeError(error: unknown): NormalizedError {
       extensions: { code: appError.code, ...carried(appError) },
       appError,
       masked: false,
+      ...(appError.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: appError.retryAfterSeconds }),
     };
   }
   if (typeof error !== 'object' || error === null) return MASKED;

@@ -3,6 +3,7 @@
  * `maxDays` of them, and the UTC days covering those, which is what day and month documents can answer.
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
+import { LimitExceededError } from '../errors/LimitExceededError';
 import { DAY_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import { bucketCountIn, bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';
@@ -32,9 +33,15 @@ export function countedDays(
   }
   const days = bucketCountIn(zone, Granularity.DAY, from, to, limits.maxDays);
   if (days > limits.maxDays) {
-    throw new BadUserInputError(
-      `range spans ${days} days, more than the limit of ${limits.maxDays} (${limits.setting}) for ${limits.field}`,
-      'range',
+    throw new LimitExceededError(
+      limits.setting,
+      limits.maxDays,
+      days,
+      `the number of days in range for ${limits.field}`,
+      400,
+      {
+        field: 'range',
+      },
     );
   }
   const starts = bucketStartsIn(zone, Granularity.DAY, from, to);

@@ -5,6 +5,7 @@
  * read minute sketches inside the retention at `now` (visitorOptions).
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
+import { LimitExceededError } from '../errors/LimitExceededError';
 import { parsePage } from '../domain/parsePage';
 import { parseSite } from '../domain/parseSite';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
@@ -61,9 +62,13 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
   if (input.granularity === Granularity.SECOND) checkSecondsWindow(input.from, limits, now);
   const buckets = bucketCountIn(timeZone, input.granularity, from, to, limits.maxBuckets);
   if (buckets > limits.maxBuckets) {
-    throw new BadUserInputError(
-      `range holds ${buckets} ${input.granularity} buckets, more than the limit of ${limits.maxBuckets} (${limits.maxBucketsSetting ?? 'QUERY_MAX_BUCKETS'}); use a coarser granularity or a shorter range`,
-      'range',
+    throw new LimitExceededError(
+      limits.maxBucketsSetting ?? 'QUERY_MAX_BUCKETS',
+      limits.maxBuckets,
+      buckets,
+      `the number of ${input.granularity} buckets in range`,
+      400,
+      { field: 'range', hint: 'use a coarser granularity or a shorter range' },
     );
   }
   const request: SeriesRequest = {

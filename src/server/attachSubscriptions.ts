@@ -30,8 +30,13 @@ import { countUnavailable } from '../metrics/countUnavailable';
 import type { Metrics } from '../metrics/createMetrics';
 
 export interface Subscriptions {
-  /** Closes every socket (ending their subscriptions) and stops accepting new ones. */
+  /**
+   * Sends every socket a close frame (ending its subscriptions) and stops accepting new ones; resolves when every
+   * client has answered, which one that stopped reading never does (see terminate).
+   */
   close(): Promise<void>;
+  /** Destroys the sockets still open, without waiting for their clients: the end of shutdown's grace period. */
+  terminate(): void;
 }
 
 export interface WebSocketLimits extends RequestLimits {
@@ -180,5 +185,8 @@ export function attachSubscriptions(options: {
     },
     wss,
   );
-  return { close: () => Promise.resolve(disposable.dispose()) };
+  return {
+    close: () => Promise.resolve(disposable.dispose()),
+    terminate: () => wss.clients.forEach((socket) => socket.terminate()),
+  };
 }

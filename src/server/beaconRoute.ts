@@ -19,18 +19,32 @@ import type { HitIngest } from '../ingest/HitIngest';
 import type { Metrics } from '../metrics/createMetrics';
 import { AppError } from '../errors/AppError';
 
-/** Fixed by the contract: a beacon is a few hundred bytes; 4 KB leaves room for a long page. */
-export const BEACON_MAX_BODY_BYTES = 4096;
-
 export type BeaconOutcome =
   'counted' | 'bot_user_agent' | 'no_user_agent' | 'origin_not_allowed' | 'unknown_key' | 'site_mismatch' | 'invalid';
 
 export function registerBeaconRoute(
   app: FastifyInstance,
-  deps: { keyRing: KeyRing; ingest: () => HitIngest; metrics: Metrics },
+  deps: {
+    keyRing: KeyRing;
+    ingest: () => HitIngest;
+    metrics: Metrics;
+    /** BEACON_MAX_BODY_BYTES (4 KB by default, what the contract fixed). */
+    maxBodyBytes: number;
+  },
 ): void {
   const { keyRing, metrics } = deps;
   const count = (outcome: BeaconOutcome): void => metrics.beaconRequests.inc({ outcome });
+  // A headless browser (HeadlessChrome) is a bot: right in production, but whoever tries the snippet in a test
+  // browser sees 204 and zero. Said once per server (one per process), at debug level, without the User-Agent.
+  let botExplained = false;
+  const explainBot = (request: FastifyRequest): void => {
+    if (botExplained) return;
+    botExplained = true;
+    request.log.debug(
+      'a beacon came from a bot User-Agent (headless browsers such as HeadlessChrome are bots): answered 204 and ' +
+        'not counted; logged once, tally_beacon_requests_total{outcome="bot_user_agent"} counts every one',
+    );
+  };
 
   const cors = (request: FastifyRequest, reply: FastifyReply): boolean => {
     reply.header('vary', 'Origin');
@@ -56,7 +70,7 @@ export function registerBeaconRoute(
   app.post(
     '/api/hit',
     {
-      bodyLimit: BEACON_MAX_BODY_BYTES,
+      bodyLimit: deps.maxBodyBytes,
       config: { bodyLimitName: 'BEACON_MAX_BODY_BYTES' },
       // CORS headers before the body is read, so a browser can read every answer, errors included.
       onRequest: async (request, reply) => {
@@ -91,6 +105,7 @@ export function registerBeaconRoute(
         }
         if (isbot(userAgent)) {
           count('bot_user_agent');
+          explainBot(request);
           return reply.code(204).send();
         }
         const page = siteKey.keepQuery ? beacon.page : withoutQuery(beacon.page);

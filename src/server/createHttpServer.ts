@@ -18,6 +18,7 @@ import { authorizeRequest, installAuth, principalOf } from '../auth/authorizeReq
 import type { KeyRing } from '../auth/KeyRing';
 import type { Principal } from '../auth/Principal';
 import type { Context } from '../graphql/Context';
+import { contextCreationError } from '../graphql/contextCreationError';
 import { createFormatError } from '../graphql/formatError';
 import { createValidationRules } from '../graphql/guard/createValidationRules';
 import { guardPlugin } from '../graphql/guard/guardPlugin';
@@ -40,6 +41,7 @@ import type { ExportRouteOptions } from './registerExport';
 
 export interface ServerLimits extends WebSocketLimits, RateLimits {
   readonly maxBodyBytes: number;
+  readonly maxBeaconBodyBytes: number;
 }
 
 export interface HttpServerOptions {
@@ -96,13 +98,17 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
 
   // Once closing, answer in-flight requests with `Connection: close`: a keep-alive socket that turns idle after
-  // close() began would otherwise hold the server open until its keep-alive timeout.
+  // close() began would otherwise hold the server open until its keep-alive timeout (72 s in Fastify). A response
+  // whose headers went out before close() began cannot say so: its connection is closed as soon as it is idle.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
   });
 
   // One log line per request, with what an operator needs to find it (the key's name, never its secret).
@@ -149,6 +155,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
             metrics.documentCacheDocuments.set(documents);
           }),
     validationRules,
+    // Apollo's CSRF prevention refuses a GET without a JSON content type or `apollo-require-preflight`, which the
+    // GraphQL-over-HTTP spec's safe GET query needs none of (issue 31). It guards against a browser sending a
+    // cross-site request with the user's cookies; tally authenticates with bearer keys, which no cross-site form or
+    // image can send. What a cross-site request could still do, Apollo refuses without it: a mutation over GET (405),
+    // a POST body other than JSON (400 BAD_REQUEST). test/e2e/server.test.ts pins all three.
+    csrfPrevention: false,
     // main.ts owns SIGTERM/SIGINT: Apollo's handlers would stop the server and re-send the signal before our
     // graceful shutdown (flush pending hits, close the database, stop the embedded server) could finish.
     stopOnTerminationSignals: false,
@@ -163,11 +175,17 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
-    context: async (request) => options.context(principalOf(request), request.headers),
+    context: async (request) => {
+      try {
+        return await options.context(principalOf(request), request.headers);
+      } catch (error) {
+        throw contextCreationError(error);
+      }
+    },
     path: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
   });
-  registerBeaconRoute(app, { keyRing, ingest: options.ingest, metrics });
+  registerBeaconRoute(app, { keyRing, ingest: options.ingest, metrics, maxBodyBytes: limits.maxBeaconBodyBytes });
 
   registerWebRoutes(app, { assets: options.webAssets, playground: options.playground });
   app.get('/healthz', async () => ({ status: 'ok' }));

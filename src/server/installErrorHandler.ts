@@ -21,6 +21,7 @@ export function installErrorHandler(app: FastifyInstance, options: { maxBodyByte
     if (normalized.masked) request.log.error({ err: error, url: request.url }, 'unexpected error in a route');
     countRejection(options.metrics, normalized.extensions);
     countUnavailable(options.metrics, unavailableCause(error));
+    if (normalized.retryAfterSeconds !== undefined) reply.header('retry-after', String(normalized.retryAfterSeconds));
     return reply
       .code(normalized.status)
       .send({ errors: [{ message: normalized.message, extensions: normalized.extensions }] });

@@ -166,14 +166,36 @@ describe('POST /api/hit', () => {
     expect(await response.json()).toEqual({ errors: [{ message, extensions: expect.objectContaining({ code }) }] });
   });
 
-  it('refuses a body over 4 KB with LIMIT_EXCEEDED', async () => {
-    const response = await beacon({ key: SITE_KEY, site: 'a.example', page: `/${'x'.repeat(5000)}` });
+  it('refuses a body over 4 KB with LIMIT_EXCEEDED naming BEACON_MAX_BODY_BYTES', async () => {
+    const body = JSON.stringify({ key: SITE_KEY, site: 'a.example', page: `/${'x'.repeat(5000)}` });
+    const response = await beacon(body);
     expect(response.status).toBe(413);
-    expect((await errorsOf(response))[0]!.extensions).toMatchObject({
-      code: 'LIMIT_EXCEEDED',
-      limit: 'BEACON_MAX_BODY_BYTES',
-      max: 4096,
-    });
+    expect(await errorsOf(response)).toEqual([
+      {
+        message: `the request body in bytes is ${Buffer.byteLength(body)}, more than the limit of 4096 (BEACON_MAX_BODY_BYTES)`,
+        extensions: {
+          code: 'LIMIT_EXCEEDED',
+          limit: 'BEACON_MAX_BODY_BYTES',
+          max: 4096,
+          value: Buffer.byteLength(body),
+        },
+      },
+    ]);
+  });
+
+  it('takes its body limit from the BEACON_MAX_BODY_BYTES variable', async () => {
+    const small = await startTestApp('beacon-small', { TALLY_KEYS_JSON: KEYS_JSON, BEACON_MAX_BODY_BYTES: '512' });
+    try {
+      const response = await beacon({ key: SITE_KEY, site: 'a.example', page: `/${'x'.repeat(600)}` }, { to: small });
+      expect(response.status).toBe(413);
+      expect((await errorsOf(response))[0]!.extensions).toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        limit: 'BEACON_MAX_BODY_BYTES',
+        max: 512,
+      });
+    } finally {
+      await small.stop();
+    }
   });
 
   it('refuses other content types with 415', async () => {

@@ -206,11 +206,20 @@ describe('bad input over HTTP', () => {
     expect(await documentsOf('atomic')).toBe(0);
   });
 
-  it('rejects a batch above the configured maximum', async () => {
+  it('rejects a batch above the configured maximum as LIMIT_EXCEEDED naming INGEST_MAX_BATCH', async () => {
     const hits = Array.from({ length: 51 }, () => ({ site: 'toolarge', page: '/' }));
     const { body } = await app.graphql(RecordHitsDocument, { hits });
-    expect(body.errors?.[0]?.message).toBe('hits must hold at most 50 hits, got 51');
-    expect(body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(body.errors?.[0]?.message).toBe(
+      'the number of hits in hits is 51, more than the limit of 50 (INGEST_MAX_BATCH)',
+    );
+    expect(body.errors?.[0]?.extensions).toEqual({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'INGEST_MAX_BATCH',
+      max: 50,
+      value: 51,
+      field: 'hits',
+      reason: 'BATCH_TOO_LARGE',
+    });
     expect(await documentsOf('toolarge')).toBe(0);
   });
 
@@ -233,9 +242,15 @@ describe('bad input over HTTP', () => {
       to: '2026-03-10T00:00:00Z',
     });
     expect(long.body.errors?.[0]?.message).toBe(
-      'range holds 12960 MINUTE buckets, more than the limit of 2000 (QUERY_MAX_BUCKETS); use a coarser granularity or a shorter range',
+      'the number of MINUTE buckets in range is 12960, more than the limit of 2000 (QUERY_MAX_BUCKETS); use a coarser granularity or a shorter range',
     );
-    expect(long.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(long.body.errors?.[0]?.extensions).toEqual({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'QUERY_MAX_BUCKETS',
+      max: 2000,
+      value: 12960,
+      field: 'range',
+    });
   });
 
   it('keeps the other series of a dashboard when one fails', async () => {

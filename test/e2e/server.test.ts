@@ -52,3 +52,45 @@ describe('the HTTP server', () => {
     expect(body.errors?.[0]?.message).toBe('Cannot query field "nope" on type "ServerInfo".');
   });
 });
+
+describe('GET /graphql (issue 31: refused by CSRF prevention without a JSON content type)', () => {
+  it('runs a query sent as a plain GET with no extra header, as curl sends it', async () => {
+    const query = encodeURIComponent('{ serverInfo { version } }');
+    const response = await fetch(`${app.url}/graphql?query=${query}`);
+    const body = (await response.json()) as { data?: { serverInfo: { version: string } }; errors?: unknown };
+    expect(response.status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.serverInfo.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('refuses a mutation sent as GET, and counts nothing', async () => {
+    const mutation = encodeURIComponent('mutation { recordHit(site: "get.example", page: "/") { count } }');
+    const response = await fetch(`${app.url}/graphql?query=${mutation}`);
+    expect(response.status).toBe(405);
+    const { body } = await app.graphql<{ siteStats: { total: number } }>(
+      '{ siteStats(site: "get.example", range: { from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" }, granularity: MONTH) { total } }',
+    );
+    expect(body.data?.siteStats.total).toBe(0);
+  });
+
+  it('refuses a POST that is not JSON (what a cross-site form can send) before running it', async () => {
+    const response = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: 'mutation { recordHit(site: "get.example", page: "/") { count } }' }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      errors: [
+        {
+          message: 'POST body missing, invalid Content-Type, or JSON object has no keys.',
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    });
+    const { body } = await app.graphql<{ siteStats: { total: number } }>(
+      '{ siteStats(site: "get.example", range: { from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" }, granularity: MONTH) { total } }',
+    );
+    expect(body.data?.siteStats.total).toBe(0);
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * Prints one plain closing line, `tests: N passed, N failed, N skipped`, that CI systems read whatever the runner.
- * Jest's own summary stays above it. When the browser tests were skipped for want of Chromium, a block just
- * above that line names each of them, says why, and gives the command that runs them.
+ * Jest's own summary stays above it. A suite that failed outside its tests (a hook threw, the file did not load)
+ * has no failed test, so it counts as one failure of its own and a line above names it: otherwise the last line
+ * would say 0 failed for a run Jest failed (issue 31). When the browser tests were skipped for want of Chromium, a
+ * block just above that line names each of them, says why, and gives the command that runs them.
  */
 const path = require('node:path');
 
@@ -28,8 +30,19 @@ class SummaryReporter {
       lines.push(`To run them: ${process.env.TALLY_TEST_CHROMIUM_ENABLE}`, RULE);
       process.stdout.write(`${lines.join('\n')}\n`);
     }
+    const failedOutside = results.testResults.filter(
+      (file) => (file.testExecError !== undefined || file.failureMessage) && file.numFailingTests === 0,
+    );
+    if (failedOutside.length > 0) {
+      const lines = [
+        `${failedOutside.length} suite${failedOutside.length === 1 ? '' : 's'} failed outside its tests (counted as failed):`,
+        ...failedOutside.map((file) => `  ${path.relative(process.cwd(), file.testFilePath)}`),
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    const failed = results.numFailedTests + failedOutside.length;
     process.stdout.write(
-      `tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped\n`,
+      `tests: ${results.numPassedTests} passed, ${failed} failed, ${results.numPendingTests} skipped\n`,
     );
   }
 }

@@ -95,8 +95,18 @@ describe('parseHitBatch', () => {
     );
   });
 
-  it('rejects a batch over the maximum size', () => {
-    expect(() => parseHitBatch([ok, ok, ok, ok], { now, limits })).toThrow('hits must hold at most 3 hits, got 4');
+  it('rejects a batch over the maximum size as LIMIT_EXCEEDED naming INGEST_MAX_BATCH, like a split request', () => {
+    expect(() => parseHitBatch([ok, ok, ok, ok], { now, limits })).toThrow(
+      expect.objectContaining({
+        code: 'LIMIT_EXCEEDED',
+        message: 'the number of hits in hits is 4, more than the limit of 3 (INGEST_MAX_BATCH)',
+        limit: 'INGEST_MAX_BATCH',
+        max: 3,
+        value: 4,
+        field: 'hits',
+        reason: 'BATCH_TOO_LARGE',
+      }),
+    );
   });
 
   it('accepts an empty batch', () => {

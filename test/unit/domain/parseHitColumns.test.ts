@@ -1,6 +1,7 @@
 import type { HitLimits } from '../../../src/domain/Hit';
 import type { HitColumns } from '../../../src/domain/HitColumns';
 import { InputRejectedError } from '../../../src/domain/InputRejectedError';
+import { LimitExceededError } from '../../../src/errors/LimitExceededError';
 import { parseHitBatch } from '../../../src/domain/parseHit';
 import { parseHitColumns } from '../../../src/domain/parseHitColumns';
 import { RejectReason } from '../../../src/domain/RejectReason';
@@ -13,6 +14,10 @@ function rejection(columns: HitColumns): { reason: RejectReason; message: string
   try {
     parseHitColumns(columns, { now, limits, path: 'columns' });
   } catch (error) {
+    // A batch over its limit is LIMIT_EXCEEDED, keeping the reason and field of an input rejection.
+    if (error instanceof LimitExceededError) {
+      return { reason: error.reason as RejectReason, message: error.message, field: error.field };
+    }
     if (error instanceof InputRejectedError)
       return { reason: error.reason, message: error.message, field: error.field };
     throw error;
@@ -62,7 +67,7 @@ describe('parseHitColumns', () => {
       { ...base, siteIndex: null, sites: ['a'], pageIndex: [0, 0, 0, 0, 0] },
       RejectReason.BATCH_TOO_LARGE,
       'columns.pageIndex',
-      'columns.pageIndex must hold at most 4 hits, got 5',
+      'the number of hits in columns.pageIndex is 5, more than the limit of 4 (INGEST_MAX_BATCH)',
     ],
     [
       'a bad site in the dictionary',

@@ -1,5 +1,6 @@
 import type { ImpressionLimits } from '../../../src/domain/Impression';
 import { InputRejectedError } from '../../../src/domain/InputRejectedError';
+import { LimitExceededError } from '../../../src/errors/LimitExceededError';
 import { parseImpression, parseImpressionBatch } from '../../../src/domain/parseImpression';
 import { RejectReason } from '../../../src/domain/RejectReason';
 
@@ -10,6 +11,10 @@ function rejection(run: () => unknown): { reason: RejectReason; message: string;
   try {
     run();
   } catch (error) {
+    // A batch over its limit is LIMIT_EXCEEDED, keeping the reason and field of an input rejection.
+    if (error instanceof LimitExceededError) {
+      return { reason: error.reason as RejectReason, message: error.message, field: error.field };
+    }
     if (error instanceof InputRejectedError) {
       return { reason: error.reason, message: error.message, field: error.field };
     }
@@ -87,7 +92,7 @@ describe('parseImpressionBatch', () => {
   it('rejects a batch larger than the limit before looking at its impressions', () => {
     expect(rejection(() => parseImpressionBatch([ok, ok, ok, { ...ok, userId: '' }], limits))).toEqual({
       reason: RejectReason.BATCH_TOO_LARGE,
-      message: 'impressions must hold at most 3 impressions, got 4',
+      message: 'the number of impressions in impressions is 4, more than the limit of 3 (IMPRESSIONS_MAX_BATCH)',
       field: 'impressions',
     });
   });

@@ -133,7 +133,15 @@ describe('normalizeError', () => {
       { code: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
     ],
   ])('maps a %s to its status, message and extensions', (_name, error, status, message, extensions) => {
-    expect(normalizeError(error)).toEqual({ status, message, extensions, appError: error, masked: false });
+    const retryAfter = error instanceof ServiceUnavailableError ? { retryAfterSeconds: 5 } : {};
+    expect(normalizeError(error)).toEqual({
+      status,
+      message,
+      extensions,
+      appError: error,
+      masked: false,
+      ...retryAfter,
+    });
   });
 
   it.each<[string, AppError]>([

@@ -110,7 +110,13 @@ describe('GraphqlTarget', () => {
     [429, {}, 'retry'],
     [200, error('IDEMPOTENCY_KEY_REUSED'), 'batch'],
     [200, error('BAD_USER_INPUT', 'hits[0].at must be no later than …'), 'batch'],
-    [200, error('BAD_USER_INPUT', 'hits must hold at most 100 hits, got 5000', { reason: 'BATCH_TOO_LARGE' }), 'abort'],
+    [
+      200,
+      error('LIMIT_EXCEEDED', 'the number of hits in hits is 5000, more than the limit of 100 (INGEST_MAX_BATCH)', {
+        reason: 'BATCH_TOO_LARGE',
+      }),
+      'abort',
+    ],
     [401, error('UNAUTHENTICATED'), 'abort'],
     [403, error('FORBIDDEN', 'this key may not ingest for example.com'), 'abort'],
     [404, '<html>not found</html>', 'abort'],

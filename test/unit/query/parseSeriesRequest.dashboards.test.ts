@@ -42,21 +42,33 @@ describe('parseSeriesRequest for site totals and time zones', () => {
       limits,
       'granularity SECOND is kept per page only; site totals go down to MINUTE, got SECOND',
     ],
-    [
-      // 168 UTC hours, but Lord Howe's half-hour change adds a 30-minute bucket: the limit counts zoned buckets.
-      input({
-        page: '/p',
-        granularity: Granularity.HOUR,
-        timeZone: 'Australia/Lord_Howe',
-        from: new Date('2026-10-01T00:00:00Z'),
-        to: new Date('2026-10-08T00:00:00Z'),
-      }),
-      { ...limits, maxBuckets: 168, maxBucketsSetting: 'EXPORT_MAX_BUCKETS' },
-      'range holds 169 HOUR buckets, more than the limit of 168 (EXPORT_MAX_BUCKETS); use a coarser granularity or a shorter range',
-    ],
   ])('rejects %j', (request, requestLimits, message) => {
     expect(() => parseSeriesRequest(request, requestLimits, NOW)).toThrow(
       expect.objectContaining({ code: 'BAD_USER_INPUT', message }),
+    );
+  });
+
+  it('counts zoned buckets against the limit, and names the setting it comes from', () => {
+    // 168 UTC hours, but Lord Howe's half-hour change adds a 30-minute bucket: the limit counts zoned buckets.
+    const request = input({
+      page: '/p',
+      granularity: Granularity.HOUR,
+      timeZone: 'Australia/Lord_Howe',
+      from: new Date('2026-10-01T00:00:00Z'),
+      to: new Date('2026-10-08T00:00:00Z'),
+    });
+    expect(() =>
+      parseSeriesRequest(request, { ...limits, maxBuckets: 168, maxBucketsSetting: 'EXPORT_MAX_BUCKETS' }, NOW),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'LIMIT_EXCEEDED',
+        message:
+          'the number of HOUR buckets in range is 169, more than the limit of 168 (EXPORT_MAX_BUCKETS); use a coarser granularity or a shorter range',
+        limit: 'EXPORT_MAX_BUCKETS',
+        max: 168,
+        value: 169,
+        field: 'range',
+      }),
     );
   });
 });

@@ -72,7 +72,13 @@ describe('parseSeriesRequest for SECOND', () => {
         NOW,
       ),
     ).toThrow(
-      'range holds 10800 SECOND buckets, more than the limit of 10000 (QUERY_MAX_BUCKETS); use a coarser granularity or a shorter range',
+      expect.objectContaining({
+        code: 'LIMIT_EXCEEDED',
+        message:
+          'the number of SECOND buckets in range is 10800, more than the limit of 10000 (QUERY_MAX_BUCKETS); use a coarser granularity or a shorter range',
+        limit: 'QUERY_MAX_BUCKETS',
+        field: 'range',
+      }),
     );
   });
 
