@@ -30,7 +30,14 @@ export interface OpenArchive {
 
 const DOCUMENT_PREFIX = '{"d":';
 
-export async function openArchive(source: Readable): Promise<OpenArchive> {
+export async function openArchive(
+  source: Readable,
+  options: {
+    /** False: check the lines without building documents (verifyArchive); each comes out as an empty document. */
+    readonly parse?: boolean;
+  } = {},
+): Promise<OpenArchive> {
+  const parse = options.parse ?? true;
   const lines = createInterface({ input: source, crlfDelay: Infinity })[Symbol.asyncIterator]();
   const hash = createHash('sha256');
   let lineNumber = 0;
@@ -61,7 +68,7 @@ export async function openArchive(source: Readable): Promise<OpenArchive> {
         if (line.startsWith(DOCUMENT_PREFIX)) {
           count += 1;
           total += 1;
-          yield { collection: expected.name, document: parseDocument(line), bytes: line.length };
+          yield { collection: expected.name, document: parse ? parseDocument(line) : {}, bytes: line.length };
           continue;
         }
         const end = controlLine(line);
@@ -135,7 +142,7 @@ export async function openArchive(source: Readable): Promise<OpenArchive> {
 
 /** Reads a whole archive without keeping it: its trailer if everything checks out, else ArchiveError. */
 export async function verifyArchive(source: Readable): Promise<{ header: ArchiveHeader; trailer: ArchiveTrailer }> {
-  const archive = await openArchive(source);
+  const archive = await openArchive(source, { parse: false });
   for await (const document of archive.documents) void document;
   return { header: archive.header, trailer: archive.trailer() };
 }

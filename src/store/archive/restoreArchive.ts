@@ -73,7 +73,7 @@ export async function restoreArchive(
     }
     const existingSecret = await database.db.collection(VISITOR_SECRET_COLLECTION).findOne({});
     let secret: RestoreSummary['secret'] = 'none';
-    const counts = new Map<string, number>();
+    const counts = new Map<string, number>(archive.header.collections.map(({ name }) => [name, 0]));
     const maxDocuments = Math.min(MAX_BATCH_DOCUMENTS, database.policy.maxUpdatesPerCommand ?? Infinity);
     let batch: Document[] = [];
     let batchBytes = 0;
