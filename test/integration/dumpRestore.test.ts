@@ -13,6 +13,7 @@ import { ARCHIVED_COLLECTIONS } from '../../src/store/archive/archivedCollection
 import { dumpDatabase } from '../../src/store/archive/dumpDatabase';
 import { openArchive } from '../../src/store/archive/readArchive';
 import { restoreArchive, TargetNotEmptyError } from '../../src/store/archive/restoreArchive';
+import type { RestoreSummary } from '../../src/store/archive/restoreArchive';
 import { COMPACTION_PROJECTION, periodCompaction } from '../../src/store/compactPastPeriods';
 import type { CompactableDocument, CompactedLevel } from '../../src/store/compactPastPeriods';
 import type { Database } from '../../src/store/connectDatabase';
@@ -44,6 +45,16 @@ const SITE = 'dump.example';
 const PAGES = ['/', '/pricing', '/docs/a', '/blog/b'];
 /** One secret for every database, as instances restored from one another's archives share it. */
 const SECRET = new Binary(Buffer.alloc(32, 7));
+
+interface SecretDocument {
+  _id: string;
+  key: Binary;
+  createdAt: Date;
+}
+
+function secretDocument(key: Binary): SecretDocument {
+  return { _id: VISITOR_SECRET_ID, key, createdAt: new Date(0) };
+}
 
 /** Deterministic hits over 90 days: visitors from a pool both inputs share, real User-Agents, addresses, referrers. */
 function hitsOf(seed: number, count: number): HitInput[] {
@@ -79,9 +90,7 @@ const INPUT_TWO = hitsOf(2, 1_200);
 async function startInstance(label: string, dbName = testDatabaseName(label)): Promise<TestApp> {
   const seed = await connectTestDatabase(`${label}_seed`);
   const database = seed.client.db(dbName);
-  await database
-    .collection<{ _id: string }>(VISITOR_SECRET_COLLECTION)
-    .updateOne({ _id: VISITOR_SECRET_ID }, { $setOnInsert: { key: SECRET, createdAt: new Date(0) } }, { upsert: true });
+  await database.collection<SecretDocument>(VISITOR_SECRET_COLLECTION).insertOne(secretDocument(SECRET));
   await seed.close();
   return startTestApp(label, { MONGODB_DB: dbName });
 }
@@ -123,8 +132,8 @@ async function dump(database: Database): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function restore(database: Database, archive: Buffer, merge: boolean): Promise<void> {
-  await restoreArchive(database, await openArchive(Readable.from([archive])), { merge });
+async function restore(database: Database, archive: Buffer, merge: boolean): Promise<RestoreSummary> {
+  return restoreArchive(database, await openArchive(Readable.from([archive])), { merge });
 }
 
 /** Every document of every collection, as canonical Extended JSON sorted by `_id`. */
@@ -260,4 +269,22 @@ it('merges two archives into what ingesting both inputs into one database gives:
   } finally {
     await merged.close();
   }
+});
+
+it('keeps the target’s visitor secret on a merge and says when it differs from the archive’s', async () => {
+  const archive = await dump(two.database);
+  const target = await freshTarget('dump_secret');
+  const own = new Binary(Buffer.alloc(32, 9));
+  await target.db.collection<SecretDocument>(VISITOR_SECRET_COLLECTION).insertOne(secretDocument(own));
+  const merged = await restore(target, archive, true);
+  expect(merged.secret).toBe('differs');
+  expect(merged.counts.get(DAILY_COLLECTION)).toBeGreaterThan(0);
+  const stored = await target.db.collection(VISITOR_SECRET_COLLECTION).findOne({ _id: VISITOR_SECRET_ID } as Document);
+  expect((stored?.key as Binary).value()).toEqual(own.value());
+  // Without --merge the archive's secret replaces the one a bare start made.
+  const fresh = await freshTarget('dump_secret_fresh');
+  await fresh.db.collection<SecretDocument>(VISITOR_SECRET_COLLECTION).insertOne(secretDocument(own));
+  expect((await restore(fresh, archive, false)).secret).toBe('restored');
+  const replaced = await fresh.db.collection(VISITOR_SECRET_COLLECTION).findOne({ _id: VISITOR_SECRET_ID } as Document);
+  expect((replaced?.key as Binary).value()).toEqual(SECRET.value());
 });
