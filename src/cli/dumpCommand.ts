@@ -52,7 +52,7 @@ export async function runDumpCommand(args: string[], io: CommandIo): Promise<num
   try {
     source = await openEnvironmentDatabase(io.env, { name: 'tally-dump', timeoutMs, signal: io.signal });
   } catch (error) {
-    return commandFailure('dump', error, io, 'cannot open the database');
+    return commandFailure('dump', error, io, { context: 'cannot open the database' });
   }
   const toStdout = file === '-';
   const partial = `${file}.partial`;

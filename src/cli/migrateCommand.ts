@@ -68,17 +68,27 @@ export async function runMigrateCommand(args: string[], io: CommandIo): Promise<
       signal: io.signal,
     });
   } catch (error) {
-    return commandFailure('migrate', error, io, 'cannot open the source database');
+    return commandFailure('migrate', error, io, { context: 'cannot open the source database' });
+  }
+  const targetDb = options.db ?? source.database.db.databaseName;
+  if (to === source.uri && targetDb === source.database.db.databaseName) {
+    await source.close().catch(() => undefined);
+    // A merge into itself would read back what it adds.
+    return commandFailure(
+      'migrate',
+      new UsageError(`the target is the source (${redact(to)}, database ${targetDb})`),
+      io,
+    );
   }
   try {
-    target = await openUri(to, options.db ?? source.database.db.databaseName, {
+    target = await openUri(to, targetDb, {
       name: 'tally-migrate',
       timeoutMs: options.timeoutMs,
       signal: io.signal,
     });
   } catch (error) {
     await source.close().catch(() => undefined);
-    return commandFailure('migrate', error, io, `cannot open the target ${redact(to)}`);
+    return commandFailure('migrate', error, io, { context: `cannot open the target ${redact(to)}` });
   }
   const progress = startArchiveProgress(io.stderr, 'migrate');
   const pipe = new PassThrough({ highWaterMark: PIPE_BYTES });
@@ -111,7 +121,7 @@ export async function runMigrateCommand(args: string[], io: CommandIo): Promise<
   } catch (error) {
     await dumping.catch(() => undefined);
     progress.stop();
-    return commandFailure('migrate', error, io, restoreFailure(error, io.signal));
+    return commandFailure('migrate', error, io, { advice: restoreFailure(error, io.signal) });
   } finally {
     await Promise.all([source.close(), target.close()]).catch(() => undefined);
   }

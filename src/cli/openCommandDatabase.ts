@@ -22,6 +22,8 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 
 export interface CommandDatabase {
   readonly database: Database;
+  /** The connection string it was opened with (the embedded server's own, for the embedded default). */
+  readonly uri: string;
   /** "FerretDB 1.24.2-tally10, database tally (embedded, ./data)". */
   readonly description: string;
   close(): Promise<void>;
@@ -69,6 +71,7 @@ export async function openEnvironmentDatabase(
     const opened = await openUri(embedded.uri, config.mongodbDb, { ...options, logger });
     return {
       database: opened.database,
+      uri: opened.uri,
       description: `${opened.description} (embedded, ${dataDir})`,
       async close() {
         await opened.close();
@@ -109,6 +112,7 @@ export async function openUri(
   }
   return {
     database,
+    uri,
     description: `${database.engine.name} ${database.engine.version}, database ${dbName}`,
     close: () => database.close(),
   };

@@ -57,7 +57,9 @@ export async function runRestoreCommand(args: string[], io: CommandIo): Promise<
     try {
       await verifyArchive(readArchiveFile(file, io.stdin));
     } catch (error) {
-      return commandFailure('restore', error, io, `${file} is not a complete archive, nothing was written`);
+      return commandFailure('restore', error, io, {
+        context: `${file} is not a complete archive, nothing was written`,
+      });
     }
   }
   let target: CommandDatabase;
@@ -68,7 +70,7 @@ export async function runRestoreCommand(args: string[], io: CommandIo): Promise<
       signal: io.signal,
     });
   } catch (error) {
-    return commandFailure('restore', error, io, 'cannot open the database');
+    return commandFailure('restore', error, io, { context: 'cannot open the database' });
   }
   const progress = startArchiveProgress(io.stderr, options.merge ? 'merge' : 'restore');
   let summary: RestoreSummary;
@@ -85,7 +87,7 @@ export async function runRestoreCommand(args: string[], io: CommandIo): Promise<
   } catch (error) {
     progress.stop();
     await target.close().catch(() => undefined);
-    return commandFailure('restore', error, io, restoreFailure(error, io.signal));
+    return commandFailure('restore', error, io, { advice: restoreFailure(error, io.signal) });
   }
   progress.stop();
   await target
@@ -101,9 +103,10 @@ export async function runRestoreCommand(args: string[], io: CommandIo): Promise<
   return 0;
 }
 
+/** What to do after a restore (or the restoring half of a migrate) failed. */
 export function restoreFailure(error: unknown, signal: AbortSignal | undefined): string {
   if (error instanceof TargetNotEmptyError) {
-    return 'restore into an empty database, or add --merge to add the archive to the data there; nothing was written';
+    return 'nothing was written: restore into an empty database, or add --merge to add the archive to the data there';
   }
   if (signal?.aborted === true)
     return 'interrupted; the target holds part of the archive (restore again into an empty database)';

@@ -138,6 +138,9 @@ it('prints help for each command and refuses unknown options with exit code 2', 
     expect(wrong.stderr).toContain('unknown option --frobnicate');
   }
   expect((await cli(['migrate'])).stderr).toContain('--to URI is required');
+  const itself = await cli(['migrate', '--to', testMongoUri()], freshDatabase('cli_itself'));
+  expect(itself.code).toBe(2);
+  expect(itself.stderr).toContain('the target is the source');
 });
 
 it('dumps a running server’s embedded data, restores it elsewhere, and a merge adds it again', async () => {
