@@ -3,8 +3,9 @@
  * (src/store/archive/ArchiveFormat.ts). Written to FILE.partial and renamed when complete, so FILE is never a
  * half-written archive. Exit codes: 0 written, 1 failed (nothing left at FILE), 2 usage error.
  */
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { constants, createWriteStream } from 'node:fs';
+import { access, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
@@ -16,6 +17,7 @@ import type { CommandIo } from './importCommand';
 import { openEnvironmentDatabase } from './openCommandDatabase';
 import type { CommandDatabase } from './openCommandDatabase';
 import { parseArchiveArgs } from './parseArchiveArgs';
+import { UsageError } from './UsageError';
 import { commandFailure } from './commandFailure';
 
 export const DUMP_USAGE = `Usage: tally dump [options] FILE
@@ -44,6 +46,10 @@ export async function runDumpCommand(args: string[], io: CommandIo): Promise<num
     }
     file = parsed.files[0] as string;
     timeoutMs = parsed.timeoutMs;
+    if (file !== '-') {
+      const dir = path.dirname(path.resolve(file));
+      await access(dir, constants.W_OK).catch(() => Promise.reject(new UsageError(`cannot write into ${dir}`)));
+    }
   } catch (error) {
     return commandFailure('dump', error, io);
   }
@@ -60,6 +66,8 @@ export async function runDumpCommand(args: string[], io: CommandIo): Promise<num
   const written = toStdout
     ? pipeline(gzip, io.stdout as Writable, { end: false })
     : pipeline(gzip, createWriteStream(partial));
+  // Awaited below; until then a failing file only fails the dump's next write (and is reported, not unhandled).
+  written.catch(() => undefined);
   const progress = startArchiveProgress(io.stderr, 'dump');
   let summary: DumpSummary;
   try {
@@ -73,11 +81,14 @@ export async function runDumpCommand(args: string[], io: CommandIo): Promise<num
     if (!toStdout) await rename(partial, file);
   } catch (error) {
     gzip.destroy();
-    await written.catch(() => undefined);
+    const writeError = await written.then(
+      () => undefined,
+      (failure: unknown) => failure as Error,
+    );
     if (!toStdout) await rm(partial, { force: true });
     progress.stop();
     await source.close().catch(() => undefined);
-    const reason = io.signal?.aborted === true ? 'interrupted' : (error as Error).message;
+    const reason = io.signal?.aborted === true ? 'interrupted' : (writeError ?? (error as Error)).message;
     io.stderr.write(`tally dump: failed, nothing written to ${toStdout ? 'stdout' : file}: ${reason}\n`);
     return 1;
   }

@@ -101,6 +101,8 @@ export async function runMigrateCommand(args: string[], io: CommandIo): Promise<
     pipe.destroy(error as Error);
     throw error;
   });
+  // Handled below; a failure while the restore has not begun reading must not count as unhandled meanwhile.
+  dumping.catch(() => undefined);
   try {
     const restored = restoreArchive(target.database, await openArchive(pipe), {
       merge: options.merge,

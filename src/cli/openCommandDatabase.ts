@@ -7,6 +7,7 @@
  */
 import pino from 'pino';
 import { loadConfig } from '../config/loadConfig';
+import type { DocumentTargeting } from '../config/loadConfig';
 import { ConfigError } from '../errors/ConfigError';
 import type { Logger } from '../logging/createLogger';
 import { connectDatabase } from '../store/connectDatabase';
@@ -50,7 +51,7 @@ export async function openEnvironmentDatabase(
   }
   const logger = commandLogger(options.name);
   if (config.mongodbUri !== undefined) {
-    return openUri(config.mongodbUri, config.mongodbDb, { ...options, logger });
+    return openUri(config.mongodbUri, config.mongodbDb, { ...options, logger, targeting: config.documentTargeting });
   }
   const dataDir = config.embeddedDataDir;
   if (dataDir === undefined) {
@@ -68,7 +69,11 @@ export async function openEnvironmentDatabase(
     );
   }
   try {
-    const opened = await openUri(embedded.uri, config.mongodbDb, { ...options, logger });
+    const opened = await openUri(embedded.uri, config.mongodbDb, {
+      ...options,
+      logger,
+      targeting: config.documentTargeting,
+    });
     return {
       database: opened.database,
       uri: opened.uri,
@@ -92,6 +97,8 @@ export async function openUri(
     readonly timeoutMs: number;
     readonly logger?: Logger | undefined;
     readonly signal?: AbortSignal | undefined;
+    /** DOCUMENT_TARGETING, as a server on this database is configured (how a merge addresses documents). */
+    readonly targeting?: DocumentTargeting | undefined;
   },
 ): Promise<CommandDatabase> {
   const deadline = AbortSignal.timeout(CONNECT_DEADLINE_MS);
@@ -104,6 +111,7 @@ export async function openUri(
       appName: options.name,
       timeoutMs: options.timeoutMs,
       signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
+      policy: { targeting: options.targeting },
     });
   } catch (error) {
     if (deadline.aborted) throw new Error(`the database at ${redact(uri)} did not answer within 30 s`);

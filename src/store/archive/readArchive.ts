@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { BSON } from 'mongodb';
 import type { Document } from 'mongodb';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError } from './ArchiveFormat';
-import type { ArchiveHeader, ArchiveTrailer } from './ArchiveFormat';
+import type { ArchiveCollection, ArchiveHeader, ArchiveTrailer } from './ArchiveFormat';
 
 export interface ArchiveDocument {
   readonly collection: string;
@@ -163,8 +163,10 @@ function parseHeader(line: string): ArchiveHeader {
     );
   }
   const collections = value.collections;
-  if (!Array.isArray(collections) || !collections.every((c) => typeof c?.name === 'string')) {
-    throw new ArchiveError('the archive header lists no collections');
+  const listed = (c: Partial<ArchiveCollection> | undefined): boolean =>
+    typeof c?.name === 'string' && Number.isSafeInteger(c.estimated);
+  if (!Array.isArray(collections) || !collections.every(listed)) {
+    throw new ArchiveError("the archive header's collections are not a list of names and estimated counts");
   }
   return value as ArchiveHeader;
 }
