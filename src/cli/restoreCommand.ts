@@ -25,7 +25,7 @@ MONGODB_DB, or else the embedded database in TALLY_DATA_DIR (default ./data). A 
 (format, counts, checksum): a damaged or cut archive writes nothing.
 
 Without --merge the target must hold no data (a bare start's visitor secret and salts do not count; the archive's
-secret replaces them, so restart a server running on it). Documents are written as they were.
+replace them, so restart a server running on it). Documents are written as they were.
 
 Options:
   --merge          add the archive to the data already there: counters are added, visitor sketches ORed

@@ -18,7 +18,10 @@ import { COMPACTION_PROJECTION, periodCompaction } from '../../src/store/compact
 import type { CompactableDocument, CompactedLevel } from '../../src/store/compactPastPeriods';
 import type { Database } from '../../src/store/connectDatabase';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
+import { IMPRESSION_ITEMS_COLLECTION } from '../../src/store/impressionItems';
+import { IMPRESSION_PAIRS_COLLECTION } from '../../src/store/impressionPairs';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
+import { REQUESTS_COLLECTION } from '../../src/store/requestLedger';
 import { VISITOR_SECRET_COLLECTION, VISITOR_SECRET_ID } from '../../src/store/visitorSecret';
 import {
   BreakdownDocument,
@@ -26,7 +29,7 @@ import {
   RecordHitsDocument,
   SiteStatsWithVisitorsDocument,
 } from '../generated/graphql';
-import type { Dimension, Granularity, HitInput } from '../generated/graphql';
+import type { Dimension, Granularity, HitInput, RecordHitsMutation } from '../generated/graphql';
 import type { GraphQLResponse } from '../support/startTestApp';
 import { EXTERNAL_REFERRERS, PUBLIC_CLIENT_IPS, USER_AGENTS, UTM_QUERIES } from '../support/dimensionInputs';
 import { startTestApp } from '../support/startTestApp';
@@ -95,11 +98,37 @@ async function startInstance(label: string, dbName = testDatabaseName(label)): P
   return startTestApp(label, { MONGODB_DB: dbName });
 }
 
-async function ingest(app: TestApp, hits: readonly HitInput[]): Promise<void> {
+/** Impressions of users and items both inputs share, so a merge adds to existing pairs and creates others. */
+function impressionsOf(seed: number): Array<{ userId: string; itemId: string; count: number }> {
+  return Array.from({ length: 60 }, (_, i) => ({
+    userId: `user-${(i * seed) % 17}`,
+    itemId: `item-${(i + seed) % 11}`,
+    count: 1 + ((i + seed) % 4),
+  }));
+}
+
+const RECORD_KEYED_HITS = `mutation ($hits: [HitInput!]!, $key: String) {
+  recordHits(hits: $hits, idempotencyKey: $key) { accepted total }
+}`;
+
+const RECORD_IMPRESSIONS = `mutation ($impressions: [ImpressionInput!]!) {
+  recordImpressions(impressions: $impressions) { accepted }
+}`;
+
+/** The hits in batches (the first with an idempotency key, so the ledger has an entry), then the impressions. */
+async function ingest(app: TestApp, hits: readonly HitInput[], seed: number): Promise<void> {
   for (let start = 0; start < hits.length; start += 500) {
-    const response = await app.graphql(RecordHitsDocument, { hits: hits.slice(start, start + 500) });
-    expect(ok(response).recordHits.accepted).toBe(Math.min(500, hits.length - start));
+    const batch = hits.slice(start, start + 500);
+    const response =
+      start === 0
+        ? await app.graphql<RecordHitsMutation>(RECORD_KEYED_HITS, { hits: batch, key: `batch-${seed}` })
+        : await app.graphql(RecordHitsDocument, { hits: batch });
+    expect(ok(response).recordHits.accepted).toBe(batch.length);
   }
+  const impressions = await app.graphql<{ recordImpressions: { accepted: number } }>(RECORD_IMPRESSIONS, {
+    impressions: impressionsOf(seed),
+  });
+  expect(ok(impressions).recordImpressions.accepted).toBe(60);
 }
 
 /** Compacts every daily and monthly document older than today, as the background job does once a period is over. */
@@ -209,10 +238,10 @@ beforeAll(async () => {
     startInstance('dump_two'),
     startInstance('dump_both'),
   ]);
-  await ingest(one, INPUT_ONE);
-  await ingest(two, INPUT_TWO);
-  await ingest(both, INPUT_ONE);
-  await ingest(both, INPUT_TWO);
+  await ingest(one, INPUT_ONE, 1);
+  await ingest(two, INPUT_TWO, 2);
+  await ingest(both, INPUT_ONE, 1);
+  await ingest(both, INPUT_TWO, 2);
   // Packed forms in the archives; `both` keeps the plain ones, so the merge is compared across forms too.
   expect(await compactPast(one.database)).toBeGreaterThan(10);
   expect(await compactPast(two.database)).toBeGreaterThan(10);
@@ -235,6 +264,8 @@ it('restores into a fresh database exactly: every document, every series, visito
   await restore(target, archive, false);
   const source = await storedDocuments(one.database);
   expect(source[DAILY_COLLECTION]?.some((doc) => doc.includes('"vz"') && doc.includes('"dz"'))).toBe(true);
+  expect(source[REQUESTS_COLLECTION]).toHaveLength(1);
+  expect(source[IMPRESSION_PAIRS_COLLECTION]?.length).toBeGreaterThan(5);
   expect(await storedDocuments(target)).toEqual(source);
 
   const restored = await startTestApp('dump_restored_app', { MONGODB_DB: target.db.databaseName });
@@ -266,6 +297,17 @@ it('merges two archives into what ingesting both inputs into one database gives:
     const expected = await answers(both);
     expect(totalHits(expected)).toBe([...INPUT_ONE, ...INPUT_TWO].reduce((sum, hit) => sum + (hit.count ?? 1), 0));
     expect(await answers(merged)).toEqual(expected);
+    // Impression counts added pair by pair and item by item, as if one instance had counted both inputs.
+    const [mergedDocuments, bothDocuments] = await Promise.all([
+      storedDocuments(target),
+      storedDocuments(both.database),
+    ]);
+    for (const name of [IMPRESSION_PAIRS_COLLECTION, IMPRESSION_ITEMS_COLLECTION]) {
+      expect(mergedDocuments[name]?.length).toBeGreaterThan(5);
+      expect(mergedDocuments[name]).toEqual(bothDocuments[name]);
+    }
+    // Both archives' ledger entries, each kept.
+    expect(mergedDocuments[REQUESTS_COLLECTION]).toHaveLength(2);
   } finally {
     await merged.close();
   }

@@ -1,8 +1,8 @@
 /**
  * Writes an archive's documents into a database. Without `merge` the target must hold no data (a document in any
  * collection whose `data` flag is set; the visitor secret and salts a bare start makes do not count): documents go
- * in as they are, the archive's visitor secret replacing the target's, so restored sketches and new hits hash
- * visitors alike. With `merge`, each document is added to the target's (mergeOperation: counters added, sketches
+ * in as they are, the archive's visitor secret and salts replacing the target's, so restored sketches and new hits
+ * hash visitors alike. With `merge`, each document is added to the target's (mergeOperation: counters added, sketches
  * ORed, packed forms unpacked); ledger entries, salts and the secret the target has are kept. A secret that differs
  * from the archive's is reported: the same visitor hashed under two secrets counts twice.
  *
@@ -122,14 +122,18 @@ function operationFor(
   merge: boolean,
   database: Database,
 ): AnyBulkWriteOperation<Document> | undefined {
-  if (collection.name === VISITOR_SECRET_COLLECTION && !merge) {
-    return { replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } };
+  if (!merge) {
+    // The secret and salts a bare start made have hashed nothing stored yet: the archive's replace them, so its
+    // sketches and new hits (beacon hits of the salt's period too) hash a visitor alike.
+    return collection.data
+      ? { insertOne: { document } }
+      : { replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } };
   }
   if (collection.merge === 'keep') {
     const { _id, ...rest } = document;
     return { updateOne: { filter: { _id }, update: { $setOnInsert: rest }, upsert: true } };
   }
-  return merge ? mergeOperation(document, database.policy.targeting) : { insertOne: { document } };
+  return mergeOperation(document, database.policy.targeting);
 }
 
 function secretOutcome(existing: Document | null, archived: Document, merge: boolean): RestoreSummary['secret'] {
