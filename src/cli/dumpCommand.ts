@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { ARCHIVED_COLLECTIONS } from '../store/archive/archivedCollections';
 import { dumpDatabase } from '../store/archive/dumpDatabase';
 import type { DumpSummary } from '../store/archive/dumpDatabase';
 import { startArchiveProgress } from './ArchiveProgress';
@@ -100,5 +101,15 @@ export async function runDumpCommand(args: string[], io: CommandIo): Promise<num
       `into ${toStdout ? 'stdout' : file} in ${formatSeconds((io.clock ?? Date.now)() - started)} ` +
       `(sha256 ${summary.trailer.sha256.slice(0, 16)}…)\n${formatCollectionCounts(summary.counts)}`,
   );
+  if (dataDocuments(summary.counts) === 0) {
+    // An empty archive is most often the wrong database (another MONGODB_DB, TALLY_DATA_DIR or embedded engine).
+    io.stderr.write(`tally dump: note: ${source.description} holds no counters, impressions or ledger entries\n`);
+  }
   return 0;
+}
+
+function dataDocuments(counts: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const { name, data } of ARCHIVED_COLLECTIONS) if (data) total += counts.get(name) ?? 0;
+  return total;
 }
