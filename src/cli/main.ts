@@ -4,8 +4,12 @@
  * `src/cli/<name>Command.ts` as `run<Name>Command(args): Promise<number>`, returning the exit code; add it
  * to COMMANDS to wire it in.
  */
+import { runDumpCommand } from './dumpCommand';
 import { runImportCommand } from './importCommand';
+import type { CommandIo } from './importCommand';
 import { runKeyCommand } from './keyCommand';
+import { runMigrateCommand } from './migrateCommand';
+import { runRestoreCommand } from './restoreCommand';
 import { readVersion } from '../readVersion';
 
 interface Command {
@@ -13,17 +17,30 @@ interface Command {
   readonly run: (args: string[], signal: AbortSignal) => Promise<number>;
 }
 
+const processIo = (signal: AbortSignal): CommandIo => ({
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  signal,
+});
+
 const COMMANDS: Readonly<Record<string, Command>> = {
   import: {
     summary: 'import nginx/Apache access logs (plain, .gz or stdin) as page hits',
-    run: (args, signal) =>
-      runImportCommand(args, {
-        stdin: process.stdin,
-        stdout: process.stdout,
-        stderr: process.stderr,
-        env: process.env,
-        signal,
-      }),
+    run: (args, signal) => runImportCommand(args, processIo(signal)),
+  },
+  dump: {
+    summary: 'write every collection tally owns into one archive file (a backup)',
+    run: (args, signal) => runDumpCommand(args, processIo(signal)),
+  },
+  restore: {
+    summary: 'restore an archive into an empty database, or --merge it into one with data',
+    run: (args, signal) => runRestoreCommand(args, processIo(signal)),
+  },
+  migrate: {
+    summary: 'copy every collection into another database (--to URI), streamed',
+    run: (args, signal) => runMigrateCommand(args, processIo(signal)),
   },
   key: {
     summary: 'make an API key (prints the secret once and its keys-file entry)',

@@ -14,10 +14,13 @@ export interface CliChild {
   readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-export function startCliChild(args: readonly string[]): CliChild {
+/** `env` is laid over the test's own environment; an undefined value removes that variable. */
+export function startCliChild(args: readonly string[], env: Record<string, string | undefined> = {}): CliChild {
+  const childEnv: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...env };
+  for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
   const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

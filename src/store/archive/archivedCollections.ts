@@ -1,0 +1,43 @@
+/**
+ * Every collection tally owns, in the order a dump writes them, and how a merging restore combines an archived
+ * document with the target's:
+ * - `add`: counters, sketches and markers (mergeOperation): counters are added, sketch words ORed, packed forms
+ *   unpacked first. The counter documents, and the impression counts.
+ * - `keep`: the target's document wins where it has one (the request ledger: a key seen by both keeps the target's
+ *   record; beacon salts; the visitor secret, see restoreArchive).
+ * A new collection of tally's must be added here (test/unit/store/archive/mergeOperation.test.ts lists
+ * the store's collection names and fails on one missing).
+ */
+import { DAILY_COLLECTION } from '../dailyStats';
+import { IMPRESSION_ITEMS_COLLECTION } from '../impressionItems';
+import { IMPRESSION_PAIRS_COLLECTION } from '../impressionPairs';
+import { MONTHLY_COLLECTION } from '../monthlyStats';
+import { REQUESTS_COLLECTION } from '../requestLedger';
+import { SECONDS_COLLECTION } from '../secondStats';
+import { VISITOR_SALTS_COLLECTION } from '../VisitorSaltStore';
+import { VISITOR_SECRET_COLLECTION } from '../visitorSecret';
+
+export type MergeRule = 'add' | 'keep';
+
+export interface ArchivedCollection {
+  readonly name: string;
+  readonly merge: MergeRule;
+  /** Whether a document here means the database holds data (the secret and salts are made by a bare start). */
+  readonly data: boolean;
+}
+
+export const ARCHIVED_COLLECTIONS: readonly ArchivedCollection[] = [
+  // The secret first: a restore has decided which secret the database keeps before any sketch arrives.
+  { name: VISITOR_SECRET_COLLECTION, merge: 'keep', data: false },
+  { name: VISITOR_SALTS_COLLECTION, merge: 'keep', data: false },
+  { name: MONTHLY_COLLECTION, merge: 'add', data: true },
+  { name: DAILY_COLLECTION, merge: 'add', data: true },
+  { name: SECONDS_COLLECTION, merge: 'add', data: true },
+  { name: IMPRESSION_PAIRS_COLLECTION, merge: 'add', data: true },
+  { name: IMPRESSION_ITEMS_COLLECTION, merge: 'add', data: true },
+  { name: REQUESTS_COLLECTION, merge: 'keep', data: true },
+];
+
+export function archivedCollection(name: string): ArchivedCollection | undefined {
+  return ARCHIVED_COLLECTIONS.find((collection) => collection.name === name);
+}
