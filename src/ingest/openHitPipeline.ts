@@ -47,6 +47,12 @@ import { SerialQueue } from './SerialQueue';
 import { VisitorSalts } from './VisitorSalts';
 import { WindowCommitter } from './WindowCommitter';
 
+/**
+ * Documents per bulk write of an ingest-log window. Nobody waits on a window's write, so parts can be small: a part
+ * that outlasts MONGODB_TIMEOUT_MS on a loaded server is given up by the client while the server still applies it,
+ * and the re-send (skipped per document by the mark) repeats its cost. About a second of work on a busy FerretDB.
+ */
+const WINDOW_PART_DOCUMENTS = 500;
 /** Pages each preallocation planner tracks at most. */
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where expiry is a sweep, it runs this often unless told otherwise (SWEEP_INTERVAL_MS); so do salt deletions. */
@@ -213,7 +219,7 @@ export async function openHitPipeline(
     ? await WindowCommitter.open({
         dir: options.ingestLog.dir,
         windowMs: options.ingestLog.windowMs,
-        maxWriteDocuments: settings.ingest.maxFlushDocuments,
+        maxWriteDocuments: Math.min(settings.ingest.maxFlushDocuments, WINDOW_PART_DOCUMENTS),
         newBatch,
         write: writeCounters,
         logger,
