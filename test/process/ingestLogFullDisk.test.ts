@@ -28,6 +28,9 @@ function mountTinyDisk(): string | undefined {
   }
 }
 
+// A server start, a disk filled and a window written on a loaded 2-core machine: minutes, not the default minute.
+jest.setTimeout(240_000);
+
 const disk = mountTinyDisk();
 const dbName = testDatabaseName('ingestLogFullDisk');
 let server: ServerProcess | undefined;
@@ -85,7 +88,7 @@ afterAll(async () => {
     expect(gauge('tally_ingest_log_windows')).toBeGreaterThanOrEqual(1);
     // The window is sealed with the reserve, written, and its segment deleted: the log takes hits again.
     const after = await waitFor(async () => (await send(0)).reply, {
-      timeoutMs: 60_000,
+      timeoutMs: 120_000,
       what: 'the log to take hits again once its window was written',
       until: (reply) => reply.body.data?.recordHits !== undefined,
     });
