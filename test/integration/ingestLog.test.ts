@@ -92,6 +92,27 @@ describe('INGEST_ACK=log', () => {
     await restarted.close();
   });
 
+  it('counts keyed requests once beside the windows: retried keys answer the original result, nothing twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-ingest-log-'));
+    const pipeline = await open(database, dir);
+    const keyed = inputs('keyed.example', 12);
+    const unkeyed = await record(pipeline, 'keyed.example', 9);
+    // The same key three times, two of them at once: the database path, taking turns with the log's windows.
+    const first = await pipeline.ingest.recordHits(keyed, { idempotencyKey: 'batch-1' });
+    const retries = await Promise.all([
+      pipeline.ingest.recordHits(keyed, { idempotencyKey: 'batch-1' }),
+      pipeline.ingest.recordHits(keyed, { idempotencyKey: 'batch-1' }),
+    ]);
+    expect(retries).toEqual([first, first]);
+    const more = await record(pipeline, 'keyed.example', 5);
+    await pipeline.drain();
+    const keyedHits = await Promise.all(keyed.map((input) => pipeline.ingest.recordHit(input)));
+    await pipeline.drain();
+    // keyedHits were recorded once more, unkeyed, to learn their derived fields: the batch counts twice, not thrice.
+    await expectExactly('keyed.example', [...unkeyed, ...more, ...keyedHits, ...keyedHits]);
+    await pipeline.close();
+  });
+
   it('skips a replayed window that was written before its checkpoint was saved', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-ingest-log-'));
     const pipeline = await open(database, dir);
