@@ -104,18 +104,23 @@ export class IngestLog<T> {
         // A hole: records between the last flushed one and this segment are gone. Nothing can be replayed safely.
         throw new Error(`the ingest log ${dir} lacks the records from offset ${end} to ${start}; see docs/design.md`);
       }
+      if (read.tornBytes > 0 && i < starts.length - 1) {
+        // Only the last segment takes appends, so only it can be torn: damage before later segments is the disk's,
+        // and cutting there would drop acknowledged hits. A person decides.
+        throw new Error(
+          `the ingest log segment ${path} is damaged at offset ${start + read.validEnd}, before later segments; ` +
+            'move the log directory aside to start without it (its hits are then not counted)',
+        );
+      }
       if (read.tornBytes > 0) {
-        const dropped = starts.slice(i + 1);
         options.logger.error(
-          { segment: path, at: start + read.validEnd, tornBytes: read.tornBytes, laterSegments: dropped.length },
-          'ingest log: a torn or corrupt record was found; the log is cut at the last whole record before it',
+          { segment: path, at: start + read.validEnd, tornBytes: read.tornBytes },
+          'ingest log: a torn record was found at the end of the log; it is cut at the last whole record',
         );
         const handle = await open(path, 'r+');
         await handle.truncate(read.validEnd);
         await handle.sync();
         await handle.close();
-        for (const later of dropped) await rm(join(dir, segmentName(later)), { force: true });
-        starts.length = i + 1;
       }
       const segmentEnd = start + read.validEnd;
       if (segmentEnd <= options.fromOffset && i < starts.length - 1) {

@@ -92,6 +92,18 @@ describe('IngestLog', () => {
     await again.close();
   });
 
+  it('refuses to open a log damaged before its last segment, since cutting there would drop later records', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { log } = await openLog(dir, 0, 64).opening;
+    for (let i = 0; i < 4; i++) await log.append(1, Buffer.alloc(40, i), `r${i}`);
+    await log.close();
+    const first = join(dir, segmentName(0));
+    truncateSync(first, statSync(first).size - 1);
+    await expect(openLog(dir).opening).rejects.toThrow(
+      `segment ${first} is damaged at offset 49, before later segments`,
+    );
+  });
+
   it('deletes the active segment once every record in it is flushed, and appends after that are read back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
     const { log } = await openLog(dir).opening;
