@@ -96,7 +96,9 @@ export interface HitPipeline {
   readonly jobs: HitPipelineJobs;
   /**
    * Writes pending hits now, without the group-commit wait, and resolves when no flush is in flight. A failed
-   * flush rejects the callers whose hits it held, never this promise.
+   * flush rejects the callers whose hits it held, never this promise. With the ingest log it also seals the open
+   * window and waits until every window is written, re-sent for as long as the database refuses (tests, imports;
+   * shutdown uses answerWaiting and close instead).
    */
   drain(): Promise<void>;
   /**
