@@ -24,7 +24,7 @@ const VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
 const root = path.resolve(__dirname, '..');
 /** Changes whenever the patch series changes, so a stale build is never reused. */
-const PATCH_TAG = 'tally10';
+const PATCH_TAG = 'tally11';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 const goEnv = () => ({ ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' });
@@ -35,6 +35,8 @@ const TESTS = {
   'sjson_paths_test.go': 'internal/handler/sjson/tally_paths_test.go',
   'handler_tally_test.go': 'internal/handler/tally_test.go',
   'sqlite_tally_test.go': 'internal/backends/sqlite/tally_test.go',
+  'common_tally_test.go': 'internal/handler/common/tally_test.go',
+  'resource_tally_test.go': 'internal/util/resource/tally_test.go',
 };
 /**
  * The packages the series touches, with their tests. internal/backends itself is vetted but not tested: its tests
@@ -46,6 +48,7 @@ const TESTED = [
   './internal/handler/',
   './internal/handler/common/',
   './internal/backends/sqlite/',
+  './internal/util/resource/',
 ];
 const VETTED = [...TESTED, './internal/backends/', './internal/backends/sqlite/metadata/'];
 

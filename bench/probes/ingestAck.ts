@@ -6,7 +6,8 @@
  * counted (siteStats equals what was sent), CPU per hit of the tally server and of the database server (until
  * counted), database write commands per 1,000 hits, request p50. Prints numbers; no thresholds.
  *   npm run build && node dist/bench/probes/ingestAck.js [--hits 20000] [--pages 500] [--clients 4] [--batch 100]
- *     [--window-ms 2000] [--backfill]
+ *     [--window-ms 2000] [--backfill] [--log-only]
+ * With MONGODB_URI it runs against that server (the database CPU column is then empty: measure the server's own).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ const options = parseOptions(process.argv.slice(2), {
   batch: { kind: 'integer', default: 100 },
   'window-ms': { kind: 'integer', default: 2_000 },
   backfill: { kind: 'flag' },
+  'log-only': { kind: 'flag' },
 });
 
 const SITE = 'ack.example';
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
         `${options.clients} clients, FLUSH_WINDOW_MS=${options['window-ms']}\n`,
     );
     const rows = [];
-    for (const ack of ['database', 'log'] as const)
+    for (const ack of options['log-only'] ? (['log'] as const) : (['database', 'log'] as const))
       rows.push(await measure(ack, target.uri, () => target.cpuSeconds()));
     process.stdout.write(
       '| INGEST_ACK | hits/s answered | hits/s counted | CPU µs/hit tally | CPU µs/hit database | CPU µs/hit all | write commands per 1,000 hits | request p50 ms |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n',

@@ -29,7 +29,14 @@ describe('the FerretDB patch series', () => {
       });
       expect(stdout).toMatch(/^gofmt: \d+ patched files formatted$/m);
       expect(stdout).toMatch(/^go vet: .* ok$/m);
-      for (const pkg of ['internal/handler/sjson', 'internal/types', 'internal/handler', 'internal/backends/sqlite']) {
+      for (const pkg of [
+        'internal/handler/sjson',
+        'internal/types',
+        'internal/handler',
+        'internal/handler/common',
+        'internal/backends/sqlite',
+        'internal/util/resource',
+      ]) {
         expect(stdout).toMatch(new RegExp(`^ok\\s+github\\.com/FerretDB/FerretDB/${pkg}\\s`, 'm'));
       }
     },
