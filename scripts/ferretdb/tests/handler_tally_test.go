@@ -25,11 +25,23 @@ func TestTallyProjectionPaths(t *testing.T) {
 		{doc("_id", "x"), nil, doc("metadata", true, "_id", false), "[metadata]"},
 		{nil, nil, doc("a.b.c", float64(1), "x", int64(1)), "[a.b.c x]"},
 		{doc("_id", in), doc("_id", int32(-1)), doc("_id", int32(1), "v", true), "[v]"},
-		// not pushed down: the filter or sort reads other fields
-		{doc("_id", in, "metadata.site", "s"), nil, doc("metadata", int32(1)), "[]"},
+		// the top-level fields the filter or sort reads are decoded whole (tally12), paths inside them dropped
+		{doc("_id", in, "metadata.site", "s"), nil, doc("metadata", int32(1)), "[metadata]"},
+		{
+			doc("metadata.site", "s", "metadata.date", in), nil,
+			doc("_id", int32(0), "metadata.page", int32(1), "metadata.date", int32(1), "daily", int32(1)),
+			"[daily metadata]",
+		},
+		{doc("a.b", int32(1)), doc("c.d", int32(-1)), doc("a.b.c", int32(1), "x", int32(1)), "[x a c]"},
+		{doc("_id", in), doc("daily", int32(1)), doc("metadata", int32(1)), "[metadata daily]"},
+		{doc("_id", in), doc("_id", int32(1), "daily", int32(1)), doc("metadata", int32(1)), "[metadata daily]"},
+		{doc("_id.x", int32(1)), nil, doc("v", int32(1)), "[v]"},
+		// not pushed down: the filter or sort names an operator, or an empty field
 		{doc("$comment", "c"), nil, doc("metadata", int32(1)), "[]"},
-		{doc("_id", in), doc("daily", int32(1)), doc("metadata", int32(1)), "[]"},
-		{doc("_id", in), doc("_id", int32(1), "daily", int32(1)), doc("metadata", int32(1)), "[]"},
+		{doc("$or", must.NotFail(types.NewArray(doc("a", int32(1))))), nil, doc("a", int32(1)), "[]"},
+		{doc(".a", int32(1)), nil, doc("a", int32(1)), "[]"},
+		{doc("_id", in), doc("$natural", int32(1)), doc("a", int32(1)), "[]"},
+		{doc("a", int32(1)), nil, nil, "[]"},
 		// not pushed down: the projection is not plain inclusion
 		{doc("_id", in), nil, nil, "[]"},
 		{doc("_id", in), nil, doc(), "[]"},
