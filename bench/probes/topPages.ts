@@ -3,15 +3,20 @@
  * 30 days" for one site with N distinct pages, against MONGODB_URI or an embedded server in a temporary directory.
  * Loads each page's monthly documents (30 days spanning a month end, Zipf-like hits) with insertMany, then times
  * TopPagesQuery (the resolver's use-case, through the store's SitePageScan) and counts what crossed the wire.
- * Prints one Markdown table row per size; docs/benchmarks.md ("Top pages") quotes them.
+ * Then adds the site-day documents' page rollups (`--rollup-pages`, TOP_PAGES_ROLLUP_PAGES) and times it again.
+ * Prints one Markdown table row per size and source; docs/benchmarks.md ("Top pages") quotes them.
  */
 import os from 'node:os';
 import type { Document } from 'mongodb';
 import { createLogger } from '../../src/logging/createLogger';
 import { TopPagesQuery } from '../../src/query/TopPagesQuery';
 import { detectEngine } from '../../src/store/EngineInfo';
+import { writePolicyFor } from '../../src/store/WritePolicy';
 import type { Database } from '../../src/store/connectDatabase';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
+import { DAILY_COLLECTION, dailyDocumentId } from '../../src/store/dailyStats';
+import { dimensionKey } from '../../src/domain/dimensions/dimensionKey';
+import { SITE_TOTAL_PAGE } from '../../src/domain/siteTotal';
 import { SitePageScan } from '../../src/store/SitePageScan';
 import { startEmbeddedDatabase } from '../../src/store/embedded/startEmbeddedDatabase';
 import { MonitoredClient, writeCommands } from '../shared/MonitoredClient';
@@ -45,10 +50,40 @@ function monthlyDocuments(site: string, pages: number): Document[] {
   return [...docs.values()];
 }
 
+/**
+ * The site-day documents' page rollups (PageRollup) for the same hits, up to `maxPages` pages a day: a day with more
+ * fails the rollup's check and is ranked from the pages' documents.
+ */
+function siteDayRollups(site: string, pages: number, maxPages: number): Document[] {
+  const days = new Map<number, { daily: number; p: Record<string, number> }>();
+  for (let k = 1; k <= pages; k++) {
+    const perDay = Math.max(1, Math.floor(1000 / k));
+    const activeDays = k <= 1000 ? 30 : 1 + (k % 3);
+    for (let d = 0; d < activeDays; d++) {
+      const day = FROM + ((k + d * 7) % 30) * DAY;
+      const doc = days.get(day) ?? { daily: 0, p: {} };
+      days.set(day, doc);
+      doc.daily += perDay;
+      const key = dimensionKey(`/page/${k}`);
+      if (Object.keys(doc.p).length < maxPages || doc.p[key] !== undefined) doc.p[key] = (doc.p[key] ?? 0) + perDay;
+    }
+  }
+  return [...days].map(([day, doc]) => ({
+    _id: dailyDocumentId(site, SITE_TOTAL_PAGE, day),
+    metadata: { date: new Date(day), site, page: SITE_TOTAL_PAGE },
+    ...doc,
+  }));
+}
+
 async function main(): Promise<void> {
-  const { pages: sizes, runs } = parseOptions(process.argv.slice(2), {
+  const {
+    pages: sizes,
+    runs,
+    'rollup-pages': rollupPages,
+  } = parseOptions(process.argv.slice(2), {
     pages: { kind: 'integers', default: [1_000, 100_000] },
     runs: { kind: 'integer', default: 3 },
+    'rollup-pages': { kind: 'integer', default: 10_000 },
   });
   const logger = createLogger({ level: 'warn', nodeEnv: 'production' });
   const embedded = process.env.MONGODB_URI
@@ -58,7 +93,7 @@ async function main(): Promise<void> {
   const monitored = await new MonitoredClient(uri, { maxPoolSize: 1 }).connect();
   const engine = detectEngine(await monitored.db('admin').command({ buildInfo: 1 }));
   const db = monitored.db(`bench_top_pages_${process.pid}`);
-  const database = { client: monitored.client, db, engine } as unknown as Database;
+  const database = { client: monitored.client, db, engine, policy: writePolicyFor(engine) } as unknown as Database;
   const scan = new SitePageScan(database);
   await scan.ensureIndexes();
   const query = new TopPagesQuery(scan, { maxPageSize: 100, maxDays: 10_000 });
@@ -66,9 +101,9 @@ async function main(): Promise<void> {
     `engine: ${engine.name} ${engine.version}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; node ${process.version}`,
   );
   console.log(
-    '| pages | monthly documents | load s | find / getMore | documents read | reply bytes | first ms | median ms (of runs) |',
+    '| pages | read from | monthly documents | load s | find / getMore | documents read | reply bytes | first ms | median ms (of runs) |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   try {
     for (const pages of sizes) {
       const site = `bench-${pages}`;
@@ -78,29 +113,36 @@ async function main(): Promise<void> {
         await db.collection(MONTHLY_COLLECTION).insertMany(docs.slice(i, i + INSERT_CHUNK), { ordered: false });
       }
       const loadS = (performance.now() - loadStart) / 1000;
-      monitored.take();
-      const times: number[] = [];
-      let counts = monitored.take();
-      let top = '';
-      for (let run = 0; run < runs; run++) {
-        const started = performance.now();
-        const result = await query.topPages({ site, from: new Date(FROM), to: new Date(TO), first: 10 });
-        times.push(performance.now() - started);
-        const taken = monitored.take();
-        if (run === 0) {
-          counts = taken;
-          top = `${result.edges
-            .map((e) => `${e.node.page}=${e.node.hits}`)
-            .slice(0, 3)
-            .join(', ')}; totalCount ${result.totalCount}`;
+      for (const mode of ['pages’ documents', `site-day rollups (≤ ${rollupPages} pages a day)`]) {
+        if (mode !== 'pages’ documents') {
+          await db
+            .collection(DAILY_COLLECTION)
+            .insertMany(siteDayRollups(site, pages, rollupPages), { ordered: false });
         }
+        monitored.take();
+        const times: number[] = [];
+        let counts = monitored.take();
+        let top = '';
+        for (let run = 0; run < runs; run++) {
+          const started = performance.now();
+          const result = await query.topPages({ site, from: new Date(FROM), to: new Date(TO), first: 10 });
+          times.push(performance.now() - started);
+          const taken = monitored.take();
+          if (run === 0) {
+            counts = taken;
+            top = `${result.edges
+              .map((e) => `${e.node.page}=${e.node.hits}`)
+              .slice(0, 3)
+              .join(', ')}; totalCount ${result.totalCount}`;
+          }
+        }
+        if (writeCommands(counts.commands) > 0) throw new Error('the ranking wrote something');
+        const sorted = [...times].sort((a, b) => a - b);
+        console.log(
+          `| ${pages.toLocaleString('en-US')} | ${mode} | ${docs.length.toLocaleString('en-US')} | ${loadS.toFixed(1)} | ${counts.commands.find ?? 0} / ${counts.commands.getMore ?? 0} | ${counts.documentsReturned.toLocaleString('en-US')} | ${counts.replyBytes.toLocaleString('en-US')} | ${times[0]?.toFixed(0)} | ${sorted[sorted.length >> 1]?.toFixed(0)} (${runs}) |`,
+        );
+        console.log(`  top: ${top}`);
       }
-      if (writeCommands(counts.commands) > 0) throw new Error('the ranking wrote something');
-      const sorted = [...times].sort((a, b) => a - b);
-      console.log(
-        `| ${pages.toLocaleString('en-US')} | ${docs.length.toLocaleString('en-US')} | ${loadS.toFixed(1)} | ${counts.commands.find ?? 0} / ${counts.commands.getMore ?? 0} | ${counts.documentsReturned.toLocaleString('en-US')} | ${counts.replyBytes.toLocaleString('en-US')} | ${times[0]?.toFixed(0)} | ${sorted[sorted.length >> 1]?.toFixed(0)} (${runs}) |`,
-      );
-      console.log(`  top: ${top}`);
     }
   } finally {
     await db.dropDatabase().catch(() => undefined);

@@ -184,6 +184,8 @@ export interface DashboardsConfig {
   readonly siteTotals: boolean;
   /** Largest `first` of a topPages connection. */
   readonly topPagesMaxPage: number;
+  /** Distinct pages a site-day document rolls up for topPages (0: no rollup). */
+  readonly topPagesRollupPages: number;
   /** Largest number of buckets one GET /export may stream. */
   readonly exportMaxBuckets: number;
 }
@@ -288,6 +290,7 @@ function readConfig(env: Env): Config {
     dashboards: {
       siteTotals: boolean(env, 'SITE_TOTALS_ENABLED', true),
       topPagesMaxPage: integer(env, 'TOP_PAGES_MAX_PAGE', 100, 1, 1_000),
+      topPagesRollupPages: integer(env, 'TOP_PAGES_ROLLUP_PAGES', 10_000, 0, 100_000),
       exportMaxBuckets: integer(env, 'EXPORT_MAX_BUCKETS', 100_000, 1, 10_000_000),
     },
     idempotency: {

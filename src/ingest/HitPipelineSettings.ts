@@ -25,7 +25,7 @@ export interface HitPipelineSettings {
     /** Preallocate the next hour's minute documents of active pages (a background job the caller runs). */
     readonly preallocate: boolean;
   };
-  readonly dashboards: { readonly siteTotals: boolean };
+  readonly dashboards: { readonly siteTotals: boolean; readonly topPagesRollupPages: number };
   /** Visitors (issue 19): how often the beacon's salt rotates (VISITOR_SALT_ROTATION). */
   readonly visitors: { readonly saltRotation: SaltRotation };
   /** Dimensions (issue 20). */

@@ -24,6 +24,7 @@ import { CounterBatch } from '../store/CounterBatch';
 import type { Database } from '../store/connectDatabase';
 import { CounterStore } from '../store/CounterStore';
 import { DimensionCounting } from '../store/DimensionCounting';
+import { PageRollup } from '../store/PageRollup';
 import type { FlushMark } from '../store/FlushMark';
 import { RequestLedger } from '../store/requestLedger';
 import type { Sweep } from '../store/ttlOrSweep';
@@ -181,11 +182,16 @@ export async function openHitPipeline(
     ? (options.dimensionSources ?? loadDimensionSources(settings.dimensions.countryDatabase))
     : undefined;
   const enricher = new HitEnricher(secret, sources);
+  const pageRollup =
+    settings.dashboards.siteTotals && settings.dashboards.topPagesRollupPages > 0
+      ? new PageRollup({ maxPages: settings.dashboards.topPagesRollupPages })
+      : undefined;
   const newBatch = (): CounterBatch =>
     new CounterBatch({
       siteTotals: settings.dashboards.siteTotals,
       seconds: settings.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
       dimensions,
+      pageRollup,
     });
   const { leaseMs, waitMs } = settings.idempotency;
   // Where updates are read-modify-write without a lock, the log's windows and keyed flushes take turns.

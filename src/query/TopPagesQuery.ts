@@ -11,6 +11,7 @@ import { BadUserInputError } from '../errors/BadUserInputError';
 import { parseSite } from '../domain/parseSite';
 import type { SitePageDocument, SitePageFields } from '../store/SitePageScan';
 import { counterPieces } from './counterPieces';
+import { DAY_MS } from '../time/buckets';
 import { countedDays } from './countedDays';
 import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
@@ -19,6 +20,8 @@ import { compareTopPages, decodeTopPageCursor, encodeTopPageCursor } from './top
 import type { PageHits } from './topPageCursor';
 
 export interface SitePageReader {
+  /** Per whole UTC day, its pages' hits from the site-day rollup, for the days whose rollup is complete. */
+  pageRollups(site: string, days: readonly number[]): Promise<Map<number, Map<string, number>>>;
   forEachPage(
     site: string,
     dates: readonly number[],
@@ -89,11 +92,22 @@ export class TopPagesQuery {
     };
   }
 
-  /** Hits per page over [from, to): one streamed find per stored level the range's boundaries need. */
+  /**
+   * Hits per page over [from, to): whole UTC days from the site-day rollups where they are complete (one find), the
+   * rest from the pages' own documents, one streamed find per stored level that still needs reading.
+   */
   private async sumPages(site: string, from: number, to: number): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    const pieces = counterPieces(from, to);
+    const days = pieces.flatMap((piece) => (piece.source === 'monthly' ? [dayOf(piece)] : []));
+    const rollups = await this.reader.pageRollups(site, days);
+    for (const pages of rollups.values()) {
+      for (const [page, hits] of pages) totals.set(page, (totals.get(page) ?? 0) + hits);
+    }
     const wanted = new Map<'monthly' | 'hourly' | 'minute', Map<number, Array<(doc: SitePageDocument) => unknown>>>();
     const hours = new Set<number>();
-    for (const piece of counterPieces(from, to)) {
+    for (const piece of pieces) {
+      if (piece.source === 'monthly' && rollups.has(dayOf(piece))) continue;
       const byDoc = wanted.get(piece.source) ?? new Map<number, Array<(doc: SitePageDocument) => unknown>>();
       wanted.set(piece.source, byDoc);
       const getters = byDoc.get(piece.doc) ?? [];
@@ -105,7 +119,6 @@ export class TopPagesQuery {
         getters.push((doc) => doc.minute?.[piece.hour]?.[piece.minute]);
       }
     }
-    const totals = new Map<string, number>();
     for (const [source, byDoc] of wanted) {
       const fields: SitePageFields = source === 'minute' ? { kind: 'minute', hours } : { kind: source };
       await this.reader.forEachPage(site, [...byDoc.keys()], fields, (doc) => {
@@ -126,6 +139,11 @@ export class TopPagesQuery {
     }
     return first;
   }
+}
+
+/** The UTC day a monthly piece counts. */
+function dayOf(piece: { readonly doc: number; readonly dayOfMonth: number }): number {
+  return piece.doc + (piece.dayOfMonth - 1) * DAY_MS;
 }
 
 function number(value: unknown): number {

@@ -13,6 +13,7 @@ import { addHitToDaily } from './dailyStats';
 import type { DimensionCounting, DimensionSlot } from './DimensionCounting';
 import { addHitToMonthly } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
+import type { PageRollup } from './PageRollup';
 import { addHitToSeconds } from './secondStats';
 import {
   MINUTE_MASK,
@@ -42,6 +43,8 @@ export interface CounterBatchOptions {
    * DIMENSIONS_ENABLED=false: hits' dimensions are then not counted.
    */
   readonly dimensions?: DimensionCounting | undefined;
+  /** Count each hit per page in its site-day document too (PageRollup; with siteTotals only). */
+  readonly pageRollup?: PageRollup | undefined;
 }
 
 export class CounterBatch {
@@ -54,6 +57,7 @@ export class CounterBatch {
   private readonly secondsFrom: number | undefined;
   private readonly siteTotals: boolean;
   private readonly dimensions: DimensionCounting | undefined;
+  private readonly pageRollup: PageRollup | undefined;
   /** The current hit's dimension slots, reused hit after hit, and the values they are of. */
   private readonly slots: DimensionSlot[] = [];
   private slotsOf: DimensionValues | undefined;
@@ -62,6 +66,7 @@ export class CounterBatch {
     this.secondsFrom = options.seconds ? options.seconds.now - options.seconds.retentionMs : undefined;
     this.siteTotals = options.siteTotals ?? false;
     this.dimensions = options.dimensions;
+    this.pageRollup = options.pageRollup;
   }
 
   add(hit: Hit): void {
@@ -94,6 +99,8 @@ export class CounterBatch {
     if (this.siteTotals) {
       const siteDay = addHitToDaily(this.daily, site, SITE_TOTAL_PAGE, count, parts);
       const siteMonth = addHitToMonthly(this.monthly, site, SITE_TOTAL_PAGE, count, parts);
+      const rolledUp = this.pageRollup?.pathFor(siteDay.key.id, page);
+      if (rolledUp !== undefined) siteDay.add(rolledUp, count);
       if (word !== 0) {
         siteDay.or(visitorRegisterPath(low & SITE_DAY_MASK), word);
         siteMonth.or(visitorRegisterPath(low & SITE_MONTH_MASK), word);

@@ -15,6 +15,14 @@ import type { MonthlyStatsDocument } from './monthlyStats';
 import { monthlyCollection } from './monthlyStats';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { translateDriverError } from './translateDriverError';
+import { dailyDocumentId } from './dailyStats';
+import { monthlyDocumentId } from './monthlyStats';
+import { startOfMonth } from '../time/buckets';
+import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
+import { findByIdList } from './findByIdList';
+import { completeRollup } from './PageRollup';
+import { dimensionValue } from '../domain/dimensions/dimensionKey';
+import type { DocumentReads } from './WritePolicy';
 
 export const SITE_DATE_INDEX = { key: { 'metadata.site': 1, 'metadata.date': 1 }, name: 'site_date' } as const;
 
@@ -36,10 +44,86 @@ export interface SitePageDocument {
 export class SitePageScan {
   private readonly daily: Collection<DailyStatsDocument>;
   private readonly monthly: Collection<MonthlyStatsDocument>;
+  private readonly reads: DocumentReads;
 
   constructor(database: Database) {
     this.daily = dailyCollection(database.db);
     this.monthly = monthlyCollection(database.db);
+    this.reads = database.policy.reads;
+  }
+
+  /**
+   * The page rollup of the site's UTC days (PageRollup): per day, its pages' hits when the rollup adds up to the
+   * day's total, else nothing (that day is ranked from the pages' documents). A day without a site-day document is
+   * empty when the site-month document counts nothing on it; without that either (data from before site totals, or a
+   * day whose daily documents retention dropped) it is left to the pages' documents too. One find per collection.
+   */
+  async pageRollups(site: string, days: readonly number[]): Promise<Map<number, Map<string, number>>> {
+    const complete = new Map<number, Map<string, number>>();
+    if (days.length === 0) return complete;
+    const months = [...new Set(days.map((day) => startOfMonth(day)))];
+    try {
+      const [dayDocs, monthDocs] = await Promise.all([
+        this.findSiteDocuments(
+          this.daily as unknown as Collection<Document>,
+          site,
+          days.map((day) => dailyDocumentId(site, SITE_TOTAL_PAGE, day)),
+          { _id: 0, 'metadata.date': 1, daily: 1, p: 1 },
+        ),
+        this.findSiteDocuments(
+          this.monthly as unknown as Collection<Document>,
+          site,
+          months.map((month) => monthlyDocumentId(site, SITE_TOTAL_PAGE, month)),
+          { _id: 0, 'metadata.date': 1, daily: 1 },
+        ),
+      ]);
+      const monthTotals = new Map(monthDocs.map((doc) => [dateOf(doc), doc.daily as Record<string, unknown>]));
+      // Most pages recur day after day: read each key back once.
+      const values = new Map<string, string>();
+      const valueOf = (key: string): string => {
+        let value = values.get(key);
+        if (value === undefined) {
+          value = dimensionValue(key);
+          values.set(key, value);
+        }
+        return value;
+      };
+      for (const doc of dayDocs) {
+        let pages: Map<string, number> | undefined;
+        try {
+          pages = completeRollup(doc.daily, doc.p as Record<string, unknown> | undefined, valueOf);
+        } catch {
+          // A key this version cannot read back: rank that day from the pages' documents.
+          pages = undefined;
+        }
+        if (pages !== undefined) complete.set(dateOf(doc), pages);
+      }
+      const written = new Set(dayDocs.map(dateOf));
+      for (const day of days) {
+        if (written.has(day)) continue;
+        const month = monthTotals.get(startOfMonth(day));
+        if (month !== undefined && !month[new Date(day).getUTCDate()]) complete.set(day, new Map());
+      }
+      return complete;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  /** Site-total documents by id, as the policy reads (CounterStore.read); MongoDB targets the site's shard. */
+  private findSiteDocuments(
+    collection: Collection<Document>,
+    site: string,
+    ids: string[],
+    projection: Document,
+  ): Promise<Document[]> {
+    if (this.reads === 'idList') return findByIdList(collection, ids, projection);
+    if (this.reads === 'exactIds' && ids.length <= EXACT_ID_READ_LIMIT) {
+      return findByExactIds(collection, ids, projection);
+    }
+    return collection
+      .find({ _id: { $in: ids }, 'metadata.site': site, 'metadata.page': SITE_TOTAL_PAGE } as Document, { projection })
+      .toArray();
   }
 
   async ensureIndexes(): Promise<void> {
@@ -80,4 +164,8 @@ export class SitePageScan {
       throw translateDriverError(error);
     }
   }
+}
+
+function dateOf(doc: Document): number {
+  return (doc.metadata as { date: Date }).date.getTime();
 }

@@ -22,6 +22,8 @@ export interface DailyStatsDocument {
   daily?: number;
   hourly?: Record<string, number>;
   minute?: Record<string, Record<string, number>>;
+  /** Site-day documents only: hits per page key (PageRollup). */
+  p?: Record<string, number>;
 }
 
 /** What a read needs from daily documents: the hourly counters, or the minutes of some hours. */
