@@ -124,7 +124,7 @@ function wallClock(t: number, zone: string): number {
   const parts: Record<string, number> = {};
   for (const part of format(zone).formatToParts(t)) parts[part.type] = Number(part.value);
   const { year, month, day, hour, minute, second } = parts as Record<string, number>;
-  return Date.UTC(year!, month! - 1, day!, hour!, minute!, second!) + (t % 1000 + 1000) % 1000;
+  return Date.UTC(year!, month! - 1, day!, hour!, minute!, second!) + (((t % 1000) + 1000) % 1000);
 }
 
 /** The local date of instant `now` in `zone`. */
