@@ -199,7 +199,11 @@ function viewFromControls(): View {
   } else params.set('range', field('range').value);
   // The charted value stays across other changes of the view; the filter bar's button clears it.
   if (current?.filter) params.set('filter', filterParam(current.filter));
-  return readView(params);
+  const view = readView(params);
+  // The granularity follows the span: another period starts at its own default.
+  const samePeriod =
+    current && JSON.stringify(periodParams(current.period)) === JSON.stringify(periodParams(view.period));
+  return samePeriod ? view : { ...view, granularity: '' as Granularity };
 }
 
 function renderFilterBar(view: View, plan: FilterPlan | undefined): void {
