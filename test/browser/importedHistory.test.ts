@@ -168,6 +168,13 @@ describeInChromium('last year imported, in the dashboard', () => {
     await page.locator('#totals tbody tr.site td.total', { hasText: new RegExp(`^${day.hits}$`) }).waitFor(WAIT);
     expect(await tableRows(page)).toEqual(expectedRows(day));
     expect(new URL(page.url()).searchParams.get('granularity')).toBe('HOUR');
+
+    // Days the wrong way round are refused where they were typed, and the view stays.
+    await page.locator('input[name="from"]').fill(`${YEAR}-01-05`);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#status[data-state="error"]', { hasText: 'A custom range needs two days' }).waitFor(WAIT);
+    expect(new URL(page.url()).searchParams.get('from')).toBe(`${YEAR}-01-02`);
+    expect(await tableRows(page)).toEqual(expectedRows(day));
     await page.close();
   });
 

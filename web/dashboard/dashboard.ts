@@ -42,7 +42,7 @@ import {
   resolvePeriod,
 } from './viewPeriod';
 import type { PeriodChoice, ResolvedPeriod } from './viewPeriod';
-import { localDay } from './periods';
+import { localDay, parseDayRange } from './periods';
 import type { DayRange } from './periods';
 import './dashboard.css';
 
@@ -302,6 +302,13 @@ function clearView(): void {
   panelsNote.textContent = '';
 }
 
+/** Nothing to show: an empty view and the reason in the status line, until a read succeeds. */
+function showFailure(reason: string): void {
+  clearView();
+  setStatus(reason, 'error');
+  readFailed = true;
+}
+
 /** The period at this moment, or why there is none (all time of a site without hits, a failed read). */
 async function resolve(view: View): Promise<ResolvedPeriod | string> {
   let firstDay: string | undefined;
@@ -321,9 +328,7 @@ async function load(asked: View): Promise<void> {
   const resolved = await resolve(asked);
   if (mine !== generation) return;
   if (typeof resolved === 'string') {
-    clearView();
-    setStatus(resolved, 'error');
-    readFailed = true;
+    showFailure(resolved);
     return;
   }
   const range = { from: resolved.from, to: resolved.to };
@@ -334,9 +339,7 @@ async function load(asked: View): Promise<void> {
   const pages = await resolvePages(view, range);
   if (mine !== generation) return;
   if (typeof pages === 'string') {
-    clearView();
-    setStatus(pages, 'error');
-    readFailed = true;
+    showFailure(pages);
     return;
   }
   const plan = view.filter ? planFilter(view.filter, resolved, view.granularity) : undefined;
@@ -358,9 +361,7 @@ async function load(asked: View): Promise<void> {
       })
     : undefined;
   if (!data || !built) {
-    clearView();
-    setStatus(describeErrors(result.errors) ?? 'No data', 'error');
-    readFailed = true;
+    showFailure(describeErrors(result.errors) ?? 'No data');
     return;
   }
   const errorsOf = (alias: string): string | undefined =>
@@ -511,6 +512,11 @@ form.addEventListener('change', (event) => {
 });
 form.addEventListener('submit', (event) => {
   event.preventDefault();
+  // A custom range the URL could not keep would show the default period instead: say what is wrong.
+  if (field('range').value === CUSTOM && !parseDayRange(field('from').value, field('to').value)) {
+    setStatus('A custom range needs two days, the first on or before the last.', 'error');
+    return;
+  }
   navigate(viewFromControls());
 });
 setInterval(() => {
