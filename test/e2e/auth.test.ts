@@ -22,6 +22,7 @@ const OPS = {
   impressions: 'mutation { recordImpressions(impressions: [{ userId: "u", itemId: "i" }]) { accepted } }',
   admin: 'mutation { preallocate(site: "a.example", page: "/", day: "2026-11-22T00:00:00Z") }',
   live: 'subscription { pageStatsLive(site: "a.example", page: "/", granularity: MINUTE, window: 120) { total } }',
+  firstDay: 'query { firstDay(site: "a.example") }',
   breakdown:
     'query { breakdown(site: "a.example", dimension: SOURCE, range: { from: "2026-11-20T00:00:00Z", to: "2026-11-21T00:00:00Z" }) { totalCount } }',
 };
@@ -47,6 +48,7 @@ describe('API keys over HTTP', () => {
   it.each([
     ['read', 'dashboard', OPS.read],
     ['a breakdown', 'dashboard', OPS.breakdown],
+    ['the first day', 'dashboard', OPS.firstDay],
     ['read (any site without a site list)', 'dashboard', OPS.readOtherSite],
     ['ingest on its own site', 'pipeline', OPS.ingest],
     ['admin', 'ops', OPS.admin],
@@ -60,6 +62,7 @@ describe('API keys over HTTP', () => {
   it.each([
     ['read', 'pipeline', OPS.read, 'this operation needs scope "read", which the API key lacks'],
     ['a breakdown', 'pipeline', OPS.breakdown, 'this operation needs scope "read", which the API key lacks'],
+    ['the first day', 'pipeline', OPS.firstDay, 'this operation needs scope "read", which the API key lacks'],
     ['ingest', 'dashboard', OPS.ingest, 'this operation needs scope "ingest", which the API key lacks'],
     ['admin', 'dashboard', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
     ['admin', 'pipeline', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
