@@ -25,6 +25,7 @@ import { findByIdList } from './findByIdList';
 import type { DailyFields, DailyStatsDocument } from './dailyStats';
 import { startOfMonth } from '../time/buckets';
 import {
+  findFirstCountedDay,
   findMonthly,
   MONTHLY_COLLECTION,
   monthlyCollection,
@@ -60,6 +61,7 @@ import { isAbsorbed, markProjection } from './FlushMark';
 import type { FlushMark } from './FlushMark';
 import type { PendingUpdates } from './PendingUpdates';
 import type { Logger } from '../logging/createLogger';
+import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 
 export interface PageDay {
   readonly site: string;
@@ -285,6 +287,15 @@ export class CounterStore {
         findMonthly(this.readers.monthly, ranges, extra),
       ),
     );
+  }
+
+  /** The start of the first UTC day with a stored hit on `site` (its site-total documents), or undefined. */
+  async firstCountedDay(site: string): Promise<number | undefined> {
+    try {
+      return await findFirstCountedDay(this.readers.monthly, site, SITE_TOTAL_PAGE);
+    } catch (error) {
+      throw translateDriverError(error);
+    }
   }
 
   findSeconds(

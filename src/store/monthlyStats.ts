@@ -3,7 +3,7 @@
  * DAY, WEEK and MONTH series read these, so a 90-day chart costs about three documents, not ninety.
  */
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
-import { addMonths, daysInMonth, monthKey, startOfMonth } from '../time/buckets';
+import { DAY_MS, addMonths, daysInMonth, monthKey, startOfMonth } from '../time/buckets';
 import type { HitParts } from '../time/hitParts';
 import { documentId } from './documentId';
 import type { PendingDocument, PendingUpdates } from './PendingUpdates';
@@ -87,4 +87,30 @@ export async function findMonthly(
   return collection
     .find({ $or: ranges.map(rangeClause) }, { projection: monthlyProjection(extra) })
     .toArray() as Promise<Array<MonthlyStatsDocument & StatsExtras>>;
+}
+
+/**
+ * The start of the first UTC day with a hit in `page`'s monthly documents (the site total with SITE_TOTAL_PAGE), or
+ * undefined: one find on the `site_page_date` index in date order. Preallocated months hold only zeros, so the
+ * cursor passes over those (at most the month or two preallocation creates ahead) to the first counted day.
+ */
+export async function findFirstCountedDay(
+  collection: Collection<MonthlyStatsDocument>,
+  site: string,
+  page: string,
+): Promise<number | undefined> {
+  const cursor = collection
+    .find({ 'metadata.site': site, 'metadata.page': page }, { projection: MONTHLY_PROJECTION, batchSize: 4 })
+    .sort({ 'metadata.site': 1, 'metadata.page': 1, 'metadata.date': 1 });
+  try {
+    for await (const doc of cursor) {
+      const days = Object.entries(doc.daily ?? {})
+        .filter(([, count]) => count > 0)
+        .map(([day]) => Number(day));
+      if (days.length > 0) return doc.metadata.date.getTime() + (Math.min(...days) - 1) * DAY_MS;
+    }
+    return undefined;
+  } finally {
+    await cursor.close();
+  }
 }

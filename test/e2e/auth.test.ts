@@ -22,6 +22,7 @@ const OPS = {
   impressions: 'mutation { recordImpressions(impressions: [{ userId: "u", itemId: "i" }]) { accepted } }',
   admin: 'mutation { preallocate(site: "a.example", page: "/", day: "2026-11-22T00:00:00Z") }',
   live: 'subscription { pageStatsLive(site: "a.example", page: "/", granularity: MINUTE, window: 120) { total } }',
+  firstDay: 'query { firstDay(site: "a.example") }',
   breakdown:
     'query { breakdown(site: "a.example", dimension: SOURCE, range: { from: "2026-11-20T00:00:00Z", to: "2026-11-21T00:00:00Z" }) { totalCount } }',
 };
@@ -47,6 +48,7 @@ describe('API keys over HTTP', () => {
   it.each([
     ['read', 'dashboard', OPS.read],
     ['a breakdown', 'dashboard', OPS.breakdown],
+    ['the first day', 'dashboard', OPS.firstDay],
     ['read (any site without a site list)', 'dashboard', OPS.readOtherSite],
     ['ingest on its own site', 'pipeline', OPS.ingest],
     ['admin', 'ops', OPS.admin],
@@ -60,6 +62,7 @@ describe('API keys over HTTP', () => {
   it.each([
     ['read', 'pipeline', OPS.read, 'this operation needs scope "read", which the API key lacks'],
     ['a breakdown', 'pipeline', OPS.breakdown, 'this operation needs scope "read", which the API key lacks'],
+    ['the first day', 'pipeline', OPS.firstDay, 'this operation needs scope "read", which the API key lacks'],
     ['ingest', 'dashboard', OPS.ingest, 'this operation needs scope "ingest", which the API key lacks'],
     ['admin', 'dashboard', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
     ['admin', 'pipeline', OPS.admin, 'this operation needs scope "admin", which the API key lacks'],
@@ -124,14 +127,42 @@ describe('API keys over HTTP', () => {
     expect(malformed.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 
-  it('writes nothing of a mutation refused for one of its sites', async () => {
-    await app.graphqlAs(bearer(SECRETS.pipeline), OPS.ingestOtherSite);
-    const { body } = await app.graphqlAs<{ pageStats: { total: number } }>(
-      bearer(SECRETS.ops),
-      'query { pageStats(site: "b.example", page: "/", range: { from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" }, granularity: DAY) { total } }',
-    );
-    expect(body.data?.pageStats.total).toBe(0);
-  });
+  it.each([
+    [
+      'recordHits',
+      'mutation { recordHits(hits: [{ site: "a.example", page: "/refused/hits" }, { site: "b.example", page: "/refused/hits" }]) { accepted } }',
+      '/refused/hits',
+    ],
+    [
+      'recordHitColumns',
+      'mutation { recordHitColumns(columns: { sites: ["a.example", "b.example"], pages: ["/refused/columns"], siteIndex: [0, 1], pageIndex: [0, 0] }) { accepted } }',
+      '/refused/columns',
+    ],
+  ])(
+    'writes nothing of a %s refused for one of its sites, not even for the allowed one',
+    async (_field, mutation, page) => {
+      // The pipeline key may ingest a.example only: the batch names b.example too.
+      const refused = await app.graphqlAs(bearer(SECRETS.pipeline), mutation);
+      expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      const totals = async (): Promise<Array<number | undefined>> => {
+        const { body } = await app.graphqlAs<Record<'a' | 'b', { total: number }>>(
+          bearer(SECRETS.ops),
+          `query($page: String!) {
+          a: pageStats(site: "a.example", page: $page, range: { from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" }, granularity: DAY) { total }
+          b: pageStats(site: "b.example", page: $page, range: { from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" }, granularity: DAY) { total }
+        }`,
+          { page },
+        );
+        expect(body.errors).toBeUndefined();
+        return [body.data?.a.total, body.data?.b.total];
+      };
+      expect(await totals()).toEqual([0, 0]);
+      // The same batch from a key allowed both sites is counted on both (the read above would see it).
+      const allowed = await app.graphqlAs(bearer(SECRETS.ops), mutation);
+      expect(allowed.body.errors).toBeUndefined();
+      expect(await totals()).toEqual([1, 1]);
+    },
+  );
 
   it('serves __typename without a key (nothing to protect; graphql-http audits need it)', async () => {
     const { status, body } = await app.graphql('{ __typename }');

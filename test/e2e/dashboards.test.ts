@@ -1,4 +1,4 @@
-import { PageStatsInZoneDocument, SiteStatsDocument, TopPagesDocument } from '../generated/graphql';
+import { FirstDayDocument, PageStatsInZoneDocument, SiteStatsDocument, TopPagesDocument } from '../generated/graphql';
 import type { SeriesFieldsFragment } from '../generated/graphql';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
@@ -129,6 +129,24 @@ describe('comparisons', () => {
     });
     const none = await pageStats({ ...range });
     expect(none.comparison).toBeNull();
+  });
+});
+
+describe('firstDay', () => {
+  it("answers the UTC midnight of the site's earliest hit, where all time starts", async () => {
+    const response = await app.graphql(FirstDayDocument, { site: SITE });
+    expect(response.body).toEqual({ data: { firstDay: '2025-03-29T00:00:00.000Z' } });
+  });
+
+  it('answers null for a site without hits', async () => {
+    const response = await app.graphql(FirstDayDocument, { site: 'nothing.example' });
+    expect(response.body).toEqual({ data: { firstDay: null } });
+  });
+
+  it('refuses a malformed site with BAD_USER_INPUT', async () => {
+    const response = await app.graphql(FirstDayDocument, { site: 'a/b' });
+    expect(response.body.data?.firstDay).toBeNull();
+    expect(response.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'site' } });
   });
 });
 

@@ -20,6 +20,7 @@ import {
   storedCounters,
   storedSketches,
 } from '../support/storedCounters';
+import { assertProperty } from '../support/assertProperty';
 
 const NOW = Date.parse('2026-03-10T12:30:00Z');
 const KEYS = 4;
@@ -75,7 +76,8 @@ describe.each(SETUPS)('with %s', (setup) => {
   });
 
   it('stores every keyed request exactly once whatever fails and whatever is retried', async () => {
-    await fc.assert(
+    await assertProperty(
+      'keyed requests stored exactly once',
       fc.asyncProperty(
         fc.array(payloadArb, { minLength: KEYS, maxLength: KEYS }),
         fc.array(commandArb, { minLength: 1, maxLength: 12 }),

@@ -11,6 +11,7 @@ import { ImpressionStore } from '../../src/store/ImpressionStore';
 import type { ItemCount, PairCount } from '../../src/store/ImpressionStore';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
+import { assertProperty } from '../support/assertProperty';
 
 jest.setTimeout(120_000);
 
@@ -174,7 +175,8 @@ describe('impression counters against a real server', () => {
   });
 
   it('pages through every connection without gaps or repeats when counts tie', async () => {
-    await fc.assert(
+    await assertProperty(
+      'impression connections page without gaps',
       fc.asyncProperty(
         fc.array(
           fc.record({

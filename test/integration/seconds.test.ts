@@ -12,6 +12,7 @@ import { Granularity } from '../../src/time/Granularity';
 import { naiveBucketStart, naiveSeries } from '../support/naiveCount';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
+import { assertProperty } from '../support/assertProperty';
 
 // FerretDB rewrites whole documents and shares two cores with other suites: allow slow runs (no timing asserted).
 jest.setTimeout(60_000);
@@ -77,7 +78,8 @@ describe('second-level counters against a real server', () => {
   it('equals a naive recount for random hits in the last hour and random ranges', async () => {
     let run = 0;
     const pages = ['/', '/x.y', '/ü'];
-    await fc.assert(
+    await assertProperty(
+      'seconds equal a naive recount',
       fc.asyncProperty(
         fc.array(
           fc.record({

@@ -2,8 +2,8 @@
  * The dashboard served at /dashboard: a site over a range — top-line figures against the previous period, its hits
  * and visitors charted with uPlot beside its pages and a clicked dimension value, and panels of sources, campaigns,
  * countries, browsers, systems and devices — kept live through `pageStatsLive`. It uses only the public GraphQL
- * API, like any frontend would (operations.ts). State lives in the URL (?site=&pages=&range=&granularity=&filter=),
- * the API key in memory only.
+ * API, like any frontend would (operations.ts). State lives in the URL (?site=&pages=&range=&granularity=&filter=, or
+ * &from=&to= for a custom range of days: viewPeriod.ts), the API key in memory only.
  */
 import uPlot from 'uplot';
 import { postGraphQL, wsClient } from '../shared/graphqlTransport';
@@ -12,11 +12,18 @@ import { describeFilter, filterParam, parseFilterParam, planFilter } from './dim
 import type { DimensionFilter, FilterPlan } from './dimensionFilter';
 import { LiveCounts, bucketIndex } from './liveBuckets';
 import type { LivePoint } from './liveBuckets';
-import { LIVE_SUBSCRIPTION, TOP_PAGES_QUERY, siteGranularity, viewQuery, viewVariables } from './operations';
+import {
+  FIRST_DAY_QUERY,
+  LIVE_SUBSCRIPTION,
+  TOP_PAGES_QUERY,
+  siteGranularity,
+  viewQuery,
+  viewVariables,
+} from './operations';
 import type { SiteResult, ViewResult } from './operations';
 import { PANELS } from './panels';
 import type { BreakdownResult, DimensionName } from './panels';
-import { RANGES, findRange, pickGranularity, rangeAt } from './ranges';
+import { pickGranularity } from './ranges';
 import type { Granularity } from './ranges';
 import { renderPanels } from './renderPanels';
 import { renderSeriesTable } from './renderSeriesTable';
@@ -24,6 +31,19 @@ import { renderTopLine } from './renderTopLine';
 import { topLine } from './topLine';
 import { PAGE_COLORS, VISITORS_COLOR, viewSeries } from './viewSeries';
 import type { ViewChart } from './viewSeries';
+import {
+  CUSTOM,
+  DASHBOARD_ZONE,
+  PERIOD_OPTIONS,
+  needsFirstDay,
+  periodId,
+  periodParams,
+  readPeriod,
+  resolvePeriod,
+} from './viewPeriod';
+import type { PeriodChoice, ResolvedPeriod } from './viewPeriod';
+import { localDay, parseDayRange } from './periods';
+import type { DayRange } from './periods';
 import './dashboard.css';
 
 const MAX_PAGES = PAGE_COLORS.length;
@@ -35,7 +55,8 @@ interface View {
   site: string;
   /** Empty: chart the site's top pages over the range. */
   pages: string[];
-  rangeId: string;
+  period: PeriodChoice;
+  /** As asked for until the view is loaded, then fitted to the period (fitView). */
   granularity: Granularity;
   /** The charted dimension value, if one was clicked. */
   filter?: DimensionFilter | undefined;
@@ -44,7 +65,13 @@ interface View {
 }
 
 interface Chart {
+  /** The view as chosen (reloads fit it again: a calendar period moves with the clock). */
+  asked: View;
   view: View;
+  /** The period's whole days, for calendar periods. */
+  days: DayRange | undefined;
+  /** Hits can still arrive inside the period: live updates are followed. */
+  live: boolean;
   pages: string[];
   data: ViewChart;
   /** The whole-site series of the figures (the chart's, or by minute for a SECOND chart). */
@@ -59,6 +86,7 @@ const form = document.getElementById('controls') as HTMLFormElement;
 const field = (name: string): HTMLInputElement & HTMLSelectElement =>
   form.elements.namedItem(name) as HTMLInputElement & HTMLSelectElement;
 const status = document.getElementById('status') as HTMLElement;
+const customDays = document.getElementById('custom-days') as HTMLElement;
 const figuresBox = document.getElementById('figures') as HTMLElement;
 const figureNotes = document.getElementById('figure-notes') as HTMLElement;
 const filterBar = document.getElementById('filter') as HTMLElement;
@@ -100,9 +128,8 @@ async function query<T>(request: { query: string; variables: Record<string, unkn
   }));
 }
 
-/** A view with its granularity fitted to the range and, when a value is charted, to day buckets. */
-function fitView(view: View): View {
-  const range = findRange(view.rangeId);
+/** A view with its granularity fitted to the period and, when a value is charted, to day buckets. */
+function fitView(view: View, range: ResolvedPeriod): View {
   const granularity = pickGranularity(range, view.granularity);
   const plan = view.filter ? planFilter(view.filter, range, granularity) : undefined;
   if (plan && 'granularity' in plan) return { ...view, granularity: plan.granularity, switched: plan.switched };
@@ -114,17 +141,17 @@ function readView(params: URLSearchParams): View {
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  return fitView({
+  return {
     site: params.get('site') || 'example.com',
     pages: pages.slice(0, MAX_PAGES),
-    rangeId: findRange(params.get('range')).id,
+    period: readPeriod(params.get('range'), params.get('from'), params.get('to')),
     granularity: (params.get('granularity') ?? '') as Granularity,
     filter: parseFilterParam(params.get('filter')),
-  });
+  };
 }
 
 function writeUrl(view: View): void {
-  const params = new URLSearchParams({ site: view.site, range: view.rangeId, granularity: view.granularity });
+  const params = new URLSearchParams({ site: view.site, ...periodParams(view.period), granularity: view.granularity });
   if (view.pages.length > 0) params.set('pages', view.pages.join(','));
   if (view.filter) params.set('filter', filterParam(view.filter));
   history.replaceState(null, '', `?${params}`);
@@ -133,15 +160,30 @@ function writeUrl(view: View): void {
 function fillControls(view: View): void {
   field('site').value = view.site;
   field('pages').value = view.pages.join(', ');
-  field('range').replaceChildren(...RANGES.map((r) => new Option(r.label, r.id, false, r.id === view.rangeId)));
-  fillGranularities(view.rangeId, view.granularity);
+  const selected = periodId(view.period);
+  field('range').replaceChildren(...PERIOD_OPTIONS.map((p) => new Option(p.label, p.id, false, p.id === selected)));
+  if (view.period.kind === 'custom') {
+    field('from').value = view.period.days.first;
+    field('to').value = view.period.days.last;
+  }
+  showCustomDays();
 }
 
-function fillGranularities(rangeId: string, selected: string): void {
-  const range = findRange(rangeId);
-  const granularity = pickGranularity(range, selected);
+/** The day pickers show while the period is a custom range; they start from the days last shown. */
+function showCustomDays(): void {
+  const custom = field('range').value === CUSTOM;
+  customDays.hidden = !custom;
+  if (!custom || (field('from').value && field('to').value)) return;
+  const today = localDay(Date.now(), DASHBOARD_ZONE);
+  const shown = chart?.days;
+  field('from').value = shown?.first ?? today;
+  field('to').value = shown?.last ?? today;
+}
+
+/** The granularities the loaded period offers; the select keeps what was asked for until then. */
+function fillGranularities(range: ResolvedPeriod, selected: Granularity): void {
   field('granularity').replaceChildren(
-    ...range.granularities.map((g) => new Option(g.toLowerCase(), g, false, g === granularity)),
+    ...range.granularities.map((g) => new Option(g.toLowerCase(), g, false, g === selected)),
   );
 }
 
@@ -149,12 +191,19 @@ function viewFromControls(): View {
   const params = new URLSearchParams({
     site: field('site').value.trim(),
     pages: field('pages').value,
-    range: field('range').value,
     granularity: field('granularity').value,
   });
+  if (field('range').value === CUSTOM) {
+    params.set('from', field('from').value);
+    params.set('to', field('to').value);
+  } else params.set('range', field('range').value);
   // The charted value stays across other changes of the view; the filter bar's button clears it.
   if (current?.filter) params.set('filter', filterParam(current.filter));
-  return readView(params);
+  const view = readView(params);
+  // The granularity follows the span: another period starts at its own default.
+  const samePeriod =
+    current && JSON.stringify(periodParams(current.period)) === JSON.stringify(periodParams(view.period));
+  return samePeriod ? view : { ...view, granularity: '' as Granularity };
 }
 
 function renderFilterBar(view: View, plan: FilterPlan | undefined): void {
@@ -253,20 +302,47 @@ function clearView(): void {
   panelsNote.textContent = '';
 }
 
-async function load(view: View): Promise<void> {
+/** Nothing to show: an empty view and the reason in the status line, until a read succeeds. */
+function showFailure(reason: string): void {
+  clearView();
+  setStatus(reason, 'error');
+  readFailed = true;
+}
+
+/** The period at this moment, or why there is none (all time of a site without hits, a failed read). */
+async function resolve(view: View): Promise<ResolvedPeriod | string> {
+  let firstDay: string | undefined;
+  if (needsFirstDay(view.period)) {
+    const result = await query<{ firstDay: string | null }>({ query: FIRST_DAY_QUERY, variables: { site: view.site } });
+    if (!result.data) return describeErrors(result.errors) ?? 'No data';
+    if (result.data.firstDay === null) return `No hits are stored for ${view.site} yet.`;
+    firstDay = localDay(Date.parse(result.data.firstDay), DASHBOARD_ZONE);
+  }
+  return resolvePeriod(view.period, Date.now(), DASHBOARD_ZONE, firstDay) ?? 'No data';
+}
+
+/** `asked`: the view as chosen; its granularity is fitted to the period as it is now. */
+async function load(asked: View): Promise<void> {
   const mine = ++generation;
-  if (!chart || chart.view !== view) setStatus('Loading…', 'loading');
-  const rangeOption = findRange(view.rangeId);
-  const range = rangeAt(rangeOption, Date.now());
+  if (!chart || chart.asked !== asked) setStatus('Loading…', 'loading');
+  const resolved = await resolve(asked);
+  if (mine !== generation) return;
+  if (typeof resolved === 'string') {
+    showFailure(resolved);
+    return;
+  }
+  const range = { from: resolved.from, to: resolved.to };
+  const view = fitView(asked, resolved);
+  if (current === asked) current = view;
+  writeUrl(view);
+  fillGranularities(resolved, view.granularity);
   const pages = await resolvePages(view, range);
   if (mine !== generation) return;
   if (typeof pages === 'string') {
-    clearView();
-    setStatus(pages, 'error');
-    readFailed = true;
+    showFailure(pages);
     return;
   }
-  const plan = view.filter ? planFilter(view.filter, rangeOption, view.granularity) : undefined;
+  const plan = view.filter ? planFilter(view.filter, resolved, view.granularity) : undefined;
   const filter = plan && 'granularity' in plan ? view.filter : undefined;
   const readAt = Date.now();
   const result = await query<ViewResult>({
@@ -285,9 +361,7 @@ async function load(view: View): Promise<void> {
       })
     : undefined;
   if (!data || !built) {
-    clearView();
-    setStatus(describeErrors(result.errors) ?? 'No data', 'error');
-    readFailed = true;
+    showFailure(describeErrors(result.errors) ?? 'No data');
     return;
   }
   const errorsOf = (alias: string): string | undefined =>
@@ -302,7 +376,17 @@ async function load(view: View): Promise<void> {
     view.filter,
     pick,
   );
-  chart = draw({ view, pages, data: built, site: data.site ?? undefined, liveHits: 0, readAt });
+  chart = draw({
+    asked,
+    view,
+    days: resolved.days,
+    live: resolved.live,
+    pages,
+    data: built,
+    site: data.site ?? undefined,
+    liveHits: 0,
+    readAt,
+  });
   renderSeriesTable(totalsBody, chart.data.series);
   showFigures(chart);
   const failed = describeErrors(result.errors);
@@ -342,7 +426,7 @@ async function reload(): Promise<void> {
   if (reloading || !chart) return;
   reloading = true;
   try {
-    await load(chart.view);
+    await load(chart.asked);
   } finally {
     reloading = false;
   }
@@ -350,6 +434,15 @@ async function reload(): Promise<void> {
 
 /** One subscription per charted page; kept across reloads while the pages and granularity stay the same. */
 function subscribe(shown: Chart): void {
+  if (!shown.live) {
+    unsubscribers.forEach((stop) => stop());
+    unsubscribers = [];
+    subscribedPages = '';
+    if (status.dataset.state !== 'error' && shown.pages.length > 0) {
+      setStatus('Loaded (the period is over: no live updates)', 'ready');
+    }
+    return;
+  }
   const granularity = shown.view.granularity === 'SECOND' ? 'SECOND' : 'MINUTE';
   const id = JSON.stringify([shown.view.site, shown.pages, granularity, authorization()]);
   if (id === subscribedPages) {
@@ -401,9 +494,8 @@ async function show(view: View): Promise<void> {
 }
 
 function navigate(view: View): void {
-  const fitted = fitView(view);
-  writeUrl(fitted);
-  void show(fitted);
+  writeUrl(view);
+  void show(view);
 }
 
 function pick(dimension: DimensionName, value: string): void {
@@ -412,12 +504,19 @@ function pick(dimension: DimensionName, value: string): void {
 
 form.addEventListener('change', (event) => {
   const target = event.target as HTMLElement;
-  // A new range offers other granularities: refresh the second picker before reading the form.
-  if (target.getAttribute('name') === 'range') fillGranularities(field('range').value, field('granularity').value);
-  if (target.tagName === 'SELECT') form.requestSubmit();
+  // A custom range waits for its days and the Show button.
+  if (target.getAttribute('name') === 'range') showCustomDays();
+  if (target.tagName === 'SELECT' && !(target.getAttribute('name') === 'range' && field('range').value === CUSTOM)) {
+    form.requestSubmit();
+  }
 });
 form.addEventListener('submit', (event) => {
   event.preventDefault();
+  // A custom range the URL could not keep would show the default period instead: say what is wrong.
+  if (field('range').value === CUSTOM && !parseDayRange(field('from').value, field('to').value)) {
+    setStatus('A custom range needs two days, the first on or before the last.', 'error');
+    return;
+  }
   navigate(viewFromControls());
 });
 setInterval(() => {

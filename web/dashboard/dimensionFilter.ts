@@ -8,6 +8,9 @@ import type { DimensionName } from './panels';
 import { RANGES } from './ranges';
 import type { Granularity, RangeOption } from './ranges';
 
+/** What a filter plan needs of a period: its name and the granularities it offers. */
+export type PlannedRange = Pick<RangeOption, 'label' | 'granularities'>;
+
 export interface DimensionFilter {
   readonly dimension: DimensionName;
   readonly value: string;
@@ -36,7 +39,7 @@ const DAY_BUCKETS: readonly Granularity[] = ['DAY', 'WEEK', 'MONTH'];
 export type FilterPlan =
   { readonly granularity: Granularity; readonly switched: boolean } | { readonly reason: string };
 
-export function planFilter(filter: DimensionFilter, range: RangeOption, granularity: Granularity): FilterPlan {
+export function planFilter(filter: DimensionFilter, range: PlannedRange, granularity: Granularity): FilterPlan {
   if (DAY_BUCKETS.includes(granularity)) return { granularity, switched: false };
   if (range.granularities.includes('DAY')) return { granularity: 'DAY', switched: true };
   const longEnough = RANGES.find((r) => r.granularities.includes('DAY'));

@@ -130,3 +130,6 @@ export function viewVariables(view: {
 export const LIVE_SUBSCRIPTION = `subscription DashboardLive($site: String!, $page: String!, $granularity: LiveGranularity!, $window: Int!) {
   pageStatsLive(site: $site, page: $page, granularity: $granularity, window: $window) { snapshot points { t hits } }
 }`;
+
+/** Where "all time" starts: the site's first stored day (UTC midnight), null without hits. */
+export const FIRST_DAY_QUERY = `query DashboardFirstDay($site: String!) { firstDay(site: $site) }`;

@@ -31,7 +31,7 @@ export function findRange(id: string | null): RangeOption {
 }
 
 /** The granularity asked for when the range allows it, else the range's default. */
-export function pickGranularity(range: RangeOption, wanted: string | null): Granularity {
+export function pickGranularity(range: Pick<RangeOption, 'granularities'>, wanted: string | null): Granularity {
   return range.granularities.find((g) => g === wanted) ?? range.granularities[0]!;
 }
 

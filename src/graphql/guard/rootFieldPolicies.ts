@@ -46,6 +46,7 @@ export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
   siteStats: { scope: 'read', sites: oneSite, cost: seriesCost },
   topPages: { scope: 'read', sites: oneSite },
   breakdown: { scope: 'read', sites: oneSite },
+  firstDay: { scope: 'read', sites: oneSite },
   pageStatsLive: { scope: 'read', sites: oneSite },
   userImpressions: { scope: 'read', sites: allSites },
   itemImpressions: { scope: 'read', sites: allSites },

@@ -1,6 +1,7 @@
 import { parse, validate } from 'graphql';
 import { buildSchema } from '../../../src/graphql/buildSchema';
 import {
+  FIRST_DAY_QUERY,
   LIVE_SUBSCRIPTION,
   TOP_PAGES_QUERY,
   siteGranularity,
@@ -24,6 +25,7 @@ describe('the operations the browser pages send', () => {
     ],
     ['the dashboard top pages query', TOP_PAGES_QUERY],
     ['the dashboard live subscription', LIVE_SUBSCRIPTION],
+    ['the dashboard first day query', FIRST_DAY_QUERY],
     ["the playground's example", exampleQuery],
   ])('%s is valid against the schema', (_name, source) => {
     expect(validate(schema, parse(source)).map((error) => error.message)).toEqual([]);
