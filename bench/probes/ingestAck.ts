@@ -6,7 +6,9 @@
  * counted (siteStats equals what was sent), CPU per hit of the tally server and of the database server (until
  * counted), database write commands per 1,000 hits, request p50. Prints numbers; no thresholds.
  *   npm run build && node dist/bench/probes/ingestAck.js [--hits 20000] [--pages 500] [--clients 4] [--batch 100]
- *     [--window-ms 2000] [--backfill] [--log-only]
+ *     [--window-ms 2000] [--backfill] [--log-only] [--single]
+ * --single sends each hit as its own recordHit (a batch is then what one client sends in sequence; its latency is
+ * per request).
  * With MONGODB_URI it runs against that server (the database CPU column is then empty: measure the server's own).
  */
 import { mkdtempSync } from 'node:fs';
@@ -29,11 +31,17 @@ const options = parseOptions(process.argv.slice(2), {
   'window-ms': { kind: 'integer', default: 2_000 },
   backfill: { kind: 'flag' },
   'log-only': { kind: 'flag' },
+  single: { kind: 'flag' },
 });
 
 const SITE = 'ack.example';
 const HOUR_MS = 3_600_000;
 const RECORD_HITS = `mutation RecordHits($hits: [HitInput!]!) { recordHits(hits: $hits) { accepted } }`;
+const RECORD_HIT = `mutation RecordHit($site: String!, $page: String!, $at: DateTime, $visitor: String,
+  $referrer: String, $userAgent: String, $clientIp: String) {
+  recordHit(site: $site, page: $page, at: $at, visitor: $visitor, referrer: $referrer, userAgent: $userAgent,
+    clientIp: $clientIp) { count }
+}`;
 
 function traffic(now: number): Array<Array<Record<string, unknown>>> {
   const random = seededRandom(27);
@@ -92,9 +100,18 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
     await Promise.all(
       Array.from({ length: options.clients }, async () => {
         for (let i = next++; i < batches.length; i = next++) {
-          const sent = performance.now();
-          await client.mustRequest(RECORD_HITS, { hits: batches[i] });
-          latencies.push(performance.now() - sent);
+          const batch = batches[i] as Array<Record<string, unknown>>;
+          if (options.single) {
+            for (const hit of batch) {
+              const sent = performance.now();
+              await client.mustRequest(RECORD_HIT, hit);
+              latencies.push(performance.now() - sent);
+            }
+          } else {
+            const sent = performance.now();
+            await client.mustRequest(RECORD_HITS, { hits: batch });
+            latencies.push(performance.now() - sent);
+          }
         }
       }),
     );
@@ -112,6 +129,7 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
       databaseMicros: (dbSeconds * 1e6) / options.hits,
       writesPerThousand: (writes * 1000) / options.hits,
       p50: median(latencies),
+      p99: [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)] ?? Number.NaN,
     };
   } finally {
     await server.stop();
@@ -130,13 +148,13 @@ async function main(): Promise<void> {
     for (const ack of options['log-only'] ? (['log'] as const) : (['database', 'log'] as const))
       rows.push(await measure(ack, target.uri, () => target.cpuSeconds()));
     process.stdout.write(
-      '| INGEST_ACK | hits/s answered | hits/s counted | CPU µs/hit tally | CPU µs/hit database | CPU µs/hit all | write commands per 1,000 hits | request p50 ms |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n',
+      '| INGEST_ACK | hits/s answered | hits/s counted | CPU µs/hit tally | CPU µs/hit database | CPU µs/hit all | write commands per 1,000 hits | request p50 ms | request p99 ms |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
     );
     for (const r of rows) {
       process.stdout.write(
         `| ${r.ack} | ${r.answeredPerSecond.toFixed(0)} | ${r.countedPerSecond.toFixed(0)} | ${r.tallyMicros.toFixed(0)} | ` +
           `${r.databaseMicros.toFixed(0)} | ${(r.tallyMicros + r.databaseMicros).toFixed(0)} | ` +
-          `${r.writesPerThousand.toFixed(1)} | ${r.p50.toFixed(1)} |\n`,
+          `${r.writesPerThousand.toFixed(1)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |\n`,
       );
     }
   } finally {
