@@ -53,9 +53,15 @@ export async function startGoatcounterPeer(binary: string): Promise<PeerSystem> 
   );
   const watched = watchChild(child);
   const client = new GraphqlClient(`http://127.0.0.1:${port}`, PEER_CLIENTS, { authorization: `Bearer ${token}` });
-  const stop = async (): Promise<void> => {
+  let running = true;
+  const halt = async (): Promise<void> => {
+    if (!running) return;
+    running = false;
     client.close();
     await watched.stop();
+  };
+  const stop = async (): Promise<void> => {
+    await halt();
     fs.rmSync(dir, { recursive: true, force: true });
   };
   const get = async <T>(route: string, range: DayRange, query: Record<string, string> = {}): Promise<T> => {
@@ -120,6 +126,7 @@ export async function startGoatcounterPeer(binary: string): Promise<PeerSystem> 
     },
     cpuSeconds: () => processCpuSeconds(child.pid),
     diskBytes: () => directoryBytes(dir),
+    halt,
     stop,
   };
 }

@@ -22,6 +22,9 @@ export interface PeerSystem {
   /** CPU seconds of every process of the system so far. */
   cpuSeconds(): number | undefined;
   diskBytes(): number;
+  /** Stops the system cleanly and keeps its files (its disk is then what it stores, without write-ahead logs). */
+  halt(): Promise<void>;
+  /** Stops it and removes its files. */
   stop(): Promise<void>;
 }
 

@@ -40,9 +40,13 @@ export async function startTallyPeer(): Promise<PeerSystem> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-peer-'));
   let server: ServerHandle | undefined;
   let client: GraphqlClient | undefined;
-  const stop = async (): Promise<void> => {
+  const halt = async (): Promise<void> => {
     client?.close();
     await server?.stop();
+    server = undefined;
+  };
+  const stop = async (): Promise<void> => {
+    await halt();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   let database: { engine: string; version: string } | undefined;
@@ -107,6 +111,7 @@ export async function startTallyPeer(): Promise<PeerSystem> {
     },
     cpuSeconds: () => processTreeCpuSeconds(pid),
     diskBytes: () => directoryBytes(dataDir),
+    halt,
     stop,
   };
 }

@@ -19,8 +19,20 @@ const TARGETS: ReadonlyArray<{
   { label: 'CPU per hit, all processes', shapes: ['live'], figure: (r) => r?.cpuUsPerHit, bound: { max: 1 } },
   { label: 'hits/s until every hit is counted', shapes: ['live'], figure: (r) => r?.hitsPerSecond, bound: { min: 1 } },
   { label: 'CPU per hit, all processes', shapes: ['backfill'], figure: (r) => r?.cpuUsPerHit, bound: { max: 3 } },
-  // Both systems store the same hits, so their disk per stored hit compares as their disk.
-  { label: 'disk per stored hit', shapes: ['live', 'backfill'], figure: (r) => r?.diskBytes, bound: { max: 1.5 } },
+  // Both systems store the same hits, so their disk per stored hit compares as their disk: after a clean stop, what
+  // each keeps (both are SQLite in WAL mode, whose log is transient); while running, beside it.
+  {
+    label: 'disk per stored hit (after a clean stop)',
+    shapes: ['live', 'backfill'],
+    figure: (r) => r?.storedBytes,
+    bound: { max: 1.5 },
+  },
+  {
+    label: 'disk per stored hit (running, write-ahead logs included)',
+    shapes: ['live', 'backfill'],
+    figure: (r) => r?.diskBytes,
+    bound: { max: 1.5 },
+  },
 ];
 
 export function renderPeer(results: BenchResults): string {
@@ -43,7 +55,8 @@ export function renderPeer(results: BenchResults): string {
     ['a page by hour, 7 days, p50', query('pageByHour7Days'), ' ms'],
     ['top 10 pages, 30 days, p50', query('topPages30Days'), ' ms'],
     ['top 10 referrers, 30 days, p50', query('referrers30Days'), ' ms'],
-    ['disk after ingest', (r) => (r === undefined ? undefined : r.diskBytes / MIB), ' MiB'],
+    ['disk after ingest (running)', (r) => (r === undefined ? undefined : r.diskBytes / MIB), ' MiB'],
+    ['disk after a clean stop', (r) => (r?.storedBytes === undefined ? undefined : r.storedBytes / MIB), ' MiB'],
   ];
   const shapes = result.shapes.map((shape) => shape.key);
   const rows = figures.map(([label, figure, unit]) => [

@@ -55,6 +55,8 @@ export interface PeerRun {
   readonly cpuUsPerHit?: number;
   readonly requestLatencyMs: LatencySummary;
   readonly diskBytes: number;
+  /** After a clean stop: what the system stores, without its write-ahead logs. */
+  readonly storedBytes?: number | undefined;
   readonly queries: PeerQueryCell[];
 }
 
@@ -158,6 +160,8 @@ async function runSystem(
     const cpuAfter = system.cpuSeconds();
     const diskBytes = system.diskBytes();
     const queries = await timeQueries(system, hits, now, deps.queryRounds);
+    await system.halt();
+    const storedBytes = system.diskBytes();
     return {
       shape: shape.key,
       system: key,
@@ -177,6 +181,7 @@ async function runSystem(
       ),
       requestLatencyMs: summarize(latencies),
       diskBytes,
+      storedBytes,
       queries,
     };
   } finally {
