@@ -3,7 +3,7 @@
  * came, and carries a RejectReason.
  */
 import { LimitExceededError } from '../errors/LimitExceededError';
-import { parseEvent } from './events/parseEvent';
+import { checkRevenueTotal, parseEvent } from './events/parseEvent';
 import type { Hit, HitInputFields, HitLimits } from './Hit';
 import { rejection } from './InputRejectedError';
 import type { FieldName } from './InputRejectedError';
@@ -26,6 +26,7 @@ function parseHitFields(input: HitInputFields, now: number, limits: HitLimits, f
   checkCount(count, limits, () => field('count'));
   if (input.event == null && input.props == null && input.revenue == null) return { site, page, at, count };
   const event = parseEvent(input, { allowEmailProps: limits.allowEmailProps === true }, field);
+  if (event !== undefined) checkRevenueTotal(event, count, () => field('revenue.amount'));
   return event === undefined ? { site, page, at, count } : { site, page, at, count, event };
 }
 

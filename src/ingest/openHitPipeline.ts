@@ -19,6 +19,7 @@
  * - Dimensions: one DimensionCounting per pipeline (the per-process admission of keys into documents), one
  *   UserAgentParser and country database per process (the caller's, or loaded here from the settings).
  */
+import { EventCounting } from '../store/EventCounting';
 import type { Logger } from '../logging/createLogger';
 import { CounterBatch } from '../store/CounterBatch';
 import type { Database } from '../store/connectDatabase';
@@ -181,11 +182,13 @@ export async function openHitPipeline(
     ? (options.dimensionSources ?? loadDimensionSources(settings.dimensions.countryDatabase))
     : undefined;
   const enricher = new HitEnricher(secret, sources);
+  const events = new EventCounting();
   const newBatch = (): CounterBatch =>
     new CounterBatch({
       siteTotals: settings.dashboards.siteTotals,
       seconds: settings.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
       dimensions,
+      events,
     });
   const { leaseMs, waitMs } = settings.idempotency;
   // Where updates are read-modify-write without a lock, the log's windows and keyed flushes take turns.

@@ -139,3 +139,15 @@ function checkText(text: string, field: () => string): void {
     throw rejection(RejectReason.MALFORMED_UNICODE, field, 'must be well-formed Unicode, got a lone surrogate');
   }
 }
+
+/** Revenue counts once per occurrence: `count` occurrences must still sum exactly. */
+export function checkRevenueTotal(event: HitEvent, count: number, field: () => string): void {
+  const minor = event.revenue?.minor ?? 0;
+  if (minor * count > Number.MAX_SAFE_INTEGER) {
+    throw rejection(
+      RejectReason.AMOUNT_TOO_LARGE,
+      field,
+      `times count (${count}) must be at most ${Number.MAX_SAFE_INTEGER} minor units, got ${minor} minor units`,
+    );
+  }
+}

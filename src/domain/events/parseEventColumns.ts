@@ -8,7 +8,7 @@ import type { HitColumns } from '../HitColumns';
 import { InputRejectedError } from '../InputRejectedError';
 import { RejectReason } from '../RejectReason';
 import type { HitEvent, Revenue } from './HitEvent';
-import { parseEventName, parseProps, parseRevenue } from './parseEvent';
+import { checkRevenueTotal, parseEventName, parseProps, parseRevenue } from './parseEvent';
 import type { EventRules } from './parseEvent';
 
 /** Whether the batch carries any event column. */
@@ -61,7 +61,9 @@ export function parseEventColumns(columns: HitColumns, hits: Hit[], rules: Event
       if (revenue !== undefined) event = { ...event, revenue };
       shared.set(key, event);
     }
-    hits[row] = { ...(hits[row] as Hit), event };
+    const hit = hits[row] as Hit;
+    if (r >= 0) checkRevenueTotal(event, hit.count, () => `${prefix}revenues[${r}].amount`);
+    hits[row] = { ...hit, event };
   }
 }
 
