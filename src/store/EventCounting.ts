@@ -6,7 +6,9 @@
  *   without sketch, properties or dimensions;
  * - MAX_PROP_KEYS property keys per event name, MAX_PROP_VALUES values per key, and MAX_DOCUMENT_PROP_VALUES
  *   property values per document over all names;
- * - MAX_DIMENSION_VALUES values per (event name, dimension).
+ * - MAX_DIMENSION_VALUES values per (event name, dimension);
+ * - MAX_CURRENCIES currencies per event name: revenue in a further currency sums under the currency `(other)`
+ *   (any three capital letters pass validation, so the set is not bounded by ISO 4217 alone).
  * The largest document these allow is measured by test/unit/store/eventDocumentBytes.test.ts (under 5 MB against
  * MongoDB's 16 MB). As with DimensionCounting, admission is decided in memory, never by reading the document: the
  * bound is per process that wrote the document, and per stretch of time it stayed among the MAX_TRACKED_DOCUMENTS
@@ -25,15 +27,19 @@ export const MAX_PROP_KEYS = 30;
 export const MAX_PROP_VALUES = 100;
 export const MAX_DOCUMENT_PROP_VALUES = 500;
 export const MAX_DIMENSION_VALUES = 100;
+export const MAX_CURRENCIES = 20;
 const MAX_TRACKED_DOCUMENTS = 20_000;
 
 class NameAdmission {
+  readonly currencies = new Set<string>();
   readonly keys = new Map<string, Set<string>>();
   readonly dimensions: Array<Set<string>> = DIMENSIONS.map(() => new Set());
 }
 
 class DocumentAdmission {
   readonly names = new Map<string, NameAdmission>();
+  /** The `(other)` name's currencies. */
+  other: NameAdmission | undefined;
   propValues = 0;
 }
 
@@ -63,7 +69,13 @@ export class EventCounting {
     const nameKey = dimensionKey(name);
     document.add(`n.${nameKey}`, count);
     if (event.revenue !== undefined) {
-      document.add(`r.${nameKey}.${event.revenue.currency}`, event.revenue.minor * count);
+      let currency = event.revenue.currency;
+      const currencies = (names ?? (admission.other ??= new NameAdmission())).currencies;
+      if (!currencies.has(currency)) {
+        if (currencies.size < MAX_CURRENCIES) currencies.add(currency);
+        else currency = OTHER;
+      }
+      document.add(`r.${nameKey}.${dimensionKey(currency)}`, event.revenue.minor * count);
     }
     if (names === undefined) return;
     if (word !== 0) document.or(`ev.${nameKey}.${registerName(register)}`, word);
