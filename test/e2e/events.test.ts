@@ -192,6 +192,53 @@ describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {
     expect(never).toEqual({ goal: 'Never', events: 0, visitors: 0, conversionRate: 0, revenue: [] });
   });
 
+  it('takes events as recordHitColumns dictionaries', async () => {
+    const site = 'columns.example';
+    const columns = {
+      sites: [site],
+      pages: ['/', '/buy'],
+      pageIndex: [0, 1, 1, 1],
+      visitors: ['a', 'b'],
+      visitorIndex: [0, 0, 1, 1],
+      events: ['Purchase'],
+      eventIndex: [-1, 0, 0, 0],
+      properties: [[{ key: 'plan', value: 'pro' }]],
+      propertiesIndex: [-1, 0, -1, 0],
+      revenues: [{ amount: '10.50', currency: 'EUR' }, { amount: '3', currency: 'JPY' }],
+      revenueIndex: [-1, 0, 0, 1],
+    };
+    data(
+      await app.graphql(`mutation($c: HitColumnsInput!) { recordHitColumns(columns: $c, idempotencyKey: "cols-${ack}") { accepted } }`, {
+        c: columns,
+      }),
+    );
+    const read = await waitFor(
+      async () =>
+        data(
+          await app.graphql<Pick<Read, 'conversions' | 'plans'>>(
+            `query($site: String!, $range: TimeRangeInput!) {
+              conversions(site: $site, range: $range, goals: [{ event: "Purchase" }]) { goal events visitors conversionRate revenue { currency amount } }
+              plans: properties(site: $site, event: "Purchase", key: "plan", range: $range) { edges { node { value hits } } } }`,
+            { site, range: RANGE },
+          ),
+        ),
+      { what: 'the columns written', timeoutMs: 20_000, until: (r) => r.conversions[0]?.events === 3 },
+    );
+    expect(read.conversions).toEqual([
+      {
+        goal: 'Purchase',
+        events: 3,
+        visitors: 2,
+        conversionRate: 1,
+        revenue: [
+          { currency: 'EUR', amount: '21.00' },
+          { currency: 'JPY', amount: '3' },
+        ],
+      },
+    ]);
+    expect(read.plans.edges).toEqual([{ node: { value: 'pro', hits: 2 } }]);
+  });
+
   it('refuses bad events with BAD_USER_INPUT naming the field and row, writing nothing of the request', async () => {
     const good = { site: 'bad.example', page: '/', event: 'Signup' };
     const response = await app.graphql(RECORD, {
