@@ -21,9 +21,7 @@ export interface HitColumns {
   readonly eventIndex?: readonly number[] | null | undefined;
   /** Distinct property lists, and per hit an index into them or -1 for none (an event's only). */
   readonly properties?:
-    | ReadonlyArray<ReadonlyArray<{ readonly key: string; readonly value: string }>>
-    | null
-    | undefined;
+    ReadonlyArray<ReadonlyArray<{ readonly key: string; readonly value: string }>> | null | undefined;
   readonly propertiesIndex?: readonly number[] | null | undefined;
   /** Distinct revenues, and per hit an index into them or -1 for none (an event's only). */
   readonly revenues?: ReadonlyArray<{ readonly amount: string; readonly currency: string }> | null | undefined;

@@ -102,7 +102,10 @@ export class HitIngest {
   async recordBeacon(beacon: BeaconHit): Promise<Hit> {
     const salt = await this.deps.salts.saltFor(this.deps.clock());
     const stamp = (now: number) => {
-      const parsed = parseHit({ site: beacon.site, page: beacon.page, ...beacon.event }, { now, limits: this.deps.limits });
+      const parsed = parseHit(
+        { site: beacon.site, page: beacon.page, ...beacon.event },
+        { now, limits: this.deps.limits },
+      );
       const hit = this.deps.enricher.beaconHit(parsed, beacon, salt);
       return { hits: [hit], result: hit };
     };

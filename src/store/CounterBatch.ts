@@ -193,8 +193,6 @@ export class CounterBatch {
 
   /** Documents this batch will update: the cost of writing it. */
   get documents(): number {
-    return (
-      this.daily.size + this.monthly.size + this.seconds.size + this.eventsDaily.size + this.eventsMonthly.size
-    );
+    return this.daily.size + this.monthly.size + this.seconds.size + this.eventsDaily.size + this.eventsMonthly.size;
   }
 }

@@ -286,7 +286,7 @@ describe('POST /api/hit: visitors and dimensions', () => {
 describe('POST /api/hit with an event (issue 28)', () => {
   const range = '{ from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" }';
 
-  it('counts tally()\'s event with its props and revenue, not as a page view', async () => {
+  it("counts tally()'s event with its props and revenue, not as a page view", async () => {
     const response = await beacon({
       key: SITE_KEY,
       site: 'a.example',

@@ -204,13 +204,19 @@ describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {
       eventIndex: [-1, 0, 0, 0],
       properties: [[{ key: 'plan', value: 'pro' }]],
       propertiesIndex: [-1, 0, -1, 0],
-      revenues: [{ amount: '10.50', currency: 'EUR' }, { amount: '3', currency: 'JPY' }],
+      revenues: [
+        { amount: '10.50', currency: 'EUR' },
+        { amount: '3', currency: 'JPY' },
+      ],
       revenueIndex: [-1, 0, 0, 1],
     };
     data(
-      await app.graphql(`mutation($c: HitColumnsInput!) { recordHitColumns(columns: $c, idempotencyKey: "cols-${ack}") { accepted } }`, {
-        c: columns,
-      }),
+      await app.graphql(
+        `mutation($c: HitColumnsInput!) { recordHitColumns(columns: $c, idempotencyKey: "cols-${ack}") { accepted } }`,
+        {
+          c: columns,
+        },
+      ),
     );
     const read = await waitFor(
       async () =>

@@ -87,7 +87,9 @@ describe.each<Targeting>(['shardKey', 'idOnly'])('event writes with %s targeting
       expect(Math.abs(totals.visitors('Signup') - 40)).toBeLessThanOrEqual(1);
     }
     const [buy] = await events.find('day', [eventsDailyId(site, '/buy', DAY)]);
-    expect(buy?.n?.Purchase).toBe(hits.filter((h) => h.page === '/buy' && h.event?.name === 'Purchase').reduce((n, h) => n + h.count, 0));
+    expect(buy?.n?.Purchase).toBe(
+      hits.filter((h) => h.page === '/buy' && h.event?.name === 'Purchase').reduce((n, h) => n + h.count, 0),
+    );
   });
 
   it("adds an event's visitor to the site's sketch, not to its hits or the page's documents", async () => {

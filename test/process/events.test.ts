@@ -94,14 +94,22 @@ beforeAll(async () => {
     { r: { amount: '19.99', currency: 'EUR' } },
   );
   const hits = [
-    { ...every, event: 'Purchase', count: 3, props: [{ key: 'plan', value: 'free' }], revenue: { amount: '5', currency: 'USD' } },
+    {
+      ...every,
+      event: 'Purchase',
+      count: 3,
+      props: [{ key: 'plan', value: 'free' }],
+      revenue: { amount: '5', currency: 'USD' },
+    },
     { ...every, visitor: 'customer-2', event: 'Signup', props: [{ key: 'plan', value: 'pro' }] },
     { ...every, page: '/shop/a', visitor: 'customer-3' },
     { ...every, page: '/shop/b/c', visitor: 'customer-4', dimensions: { country: 'FR' } },
   ];
   // A keyed request and its retry: counted once.
   for (let i = 0; i < 2; i++) {
-    await gql(`mutation($h: [HitInput!]!) { recordHits(hits: $h, idempotencyKey: "events-process") { accepted } }`, { h: hits });
+    await gql(`mutation($h: [HitInput!]!) { recordHits(hits: $h, idempotencyKey: "events-process") { accepted } }`, {
+      h: hits,
+    });
   }
   await gql(`mutation($c: HitColumnsInput!) { recordHitColumns(columns: $c) { accepted } }`, {
     c: {

@@ -95,7 +95,12 @@
         if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
         const extension = url.pathname.split('.').pop()?.toLowerCase() ?? '';
         const clean = url.origin + url.pathname;
-        if (downloads !== undefined && downloads !== 'false' && url.pathname.includes('.') && extensions.has(extension)) {
+        if (
+          downloads !== undefined &&
+          downloads !== 'false' &&
+          url.pathname.includes('.') &&
+          extensions.has(extension)
+        ) {
           track('File Download', { props: { url: clean } });
         } else if (outbound && url.host !== location.host) {
           track('Outbound Link: Click', { props: { url: clean } });

@@ -133,7 +133,11 @@ export function parseRevenue(revenue: RevenueInput, field: (name: 'amount' | 'cu
 function checkText(text: string, field: () => string): void {
   const control = text.search(CONTROL_CHARACTERS);
   if (control >= 0) {
-    throw rejection(RejectReason.EVENT_TEXT_HAS_CONTROL, field, `must not contain control characters, got one at index ${control}`);
+    throw rejection(
+      RejectReason.EVENT_TEXT_HAS_CONTROL,
+      field,
+      `must not contain control characters, got one at index ${control}`,
+    );
   }
   if (!text.isWellFormed()) {
     throw rejection(RejectReason.MALFORMED_UNICODE, field, 'must be well-formed Unicode, got a lone surrogate');

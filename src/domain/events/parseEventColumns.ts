@@ -34,7 +34,14 @@ export function parseEventColumns(columns: HitColumns, hits: Hit[], rules: Event
     parseRevenue(revenue, (name) => `${prefix}revenues[${i}].${name}`),
   );
   const eventIndex = indexColumn(columns.eventIndex, names.length, 'events', 'eventIndex', rows, prefix);
-  const propsIndex = indexColumn(columns.propertiesIndex, propLists.length, 'properties', 'propertiesIndex', rows, prefix);
+  const propsIndex = indexColumn(
+    columns.propertiesIndex,
+    propLists.length,
+    'properties',
+    'propertiesIndex',
+    rows,
+    prefix,
+  );
   const revenueIndex = indexColumn(columns.revenueIndex, revenues.length, 'revenues', 'revenueIndex', rows, prefix);
   // Rows share their dictionary entry's event object when they share all three indexes (the common case).
   const shared = new Map<string, HitEvent>();
@@ -96,7 +103,9 @@ function indexColumn(
     const value = column[row] as number;
     if (Number.isInteger(value) && value >= -1 && value < size) continue;
     const expected =
-      size === 0 ? `must be -1 (${prefix}${dictionary} is empty)` : `must be -1 (none) or an index from 0 to ${size - 1}`;
+      size === 0
+        ? `must be -1 (${prefix}${dictionary} is empty)`
+        : `must be -1 (none) or an index from 0 to ${size - 1}`;
     throw new InputRejectedError(
       RejectReason.INDEX_OUT_OF_RANGE,
       `${prefix}${name}[${row}] ${expected}, got ${value}`,

@@ -23,7 +23,7 @@ export class EventResolver {
   @Query(() => EventConnectionType, {
     nullable: true,
     description:
-      'The custom events sent on a site (or one page), ranked by count, with each event\'s distinct visitors. Null (with an error) when this field fails.',
+      "The custom events sent on a site (or one page), ranked by count, with each event's distinct visitors. Null (with an error) when this field fails.",
   })
   async events(
     @Ctx() { services, loaders }: Context,
@@ -70,7 +70,8 @@ export class EventResolver {
     @Arg('site', { description: 'Site identifier.' }) site: string,
     @Arg('page', () => String, {
       nullable: true,
-      description: "Count event goals on this page only; absent: the whole site's. Page goals always match the site's pages.",
+      description:
+        "Count event goals on this page only; absent: the whole site's. Page goals always match the site's pages.",
     })
     page: string | null,
     @Arg('goals', () => [GoalInput], { description: 'The goals: at most 20.' }) goals: GoalInput[],

@@ -6,7 +6,7 @@ import { ImpressionPageInfoType } from './ImpressionPageInfoType';
 
 @ObjectType('EventConnection', {
   description:
-    'Event names (events) or one property\'s values (properties) ranked by count, most first; ties ordered by value, as breakdowns are. `hits` of a node is the count; `visitors` the distinct visitors who sent the event (events only). Counted over whole UTC days: `from` and `to` say which.',
+    "Event names (events) or one property's values (properties) ranked by count, most first; ties ordered by value, as breakdowns are. `hits` of a node is the count; `visitors` the distinct visitors who sent the event (events only). Counted over whole UTC days: `from` and `to` say which.",
 })
 export class EventConnectionType {
   @Field(() => [BreakdownEdgeType], { description: 'At most `first` edges.' })

@@ -48,7 +48,10 @@ function idOf(span: EventSpan, piece: PeriodPiece): string {
     : eventsDailyId(span.site, span.page, piece.start);
 }
 
-async function loadEvents(reader: EventDocumentReader, spans: readonly EventSpan[]): Promise<Array<EventTotals | Error>> {
+async function loadEvents(
+  reader: EventDocumentReader,
+  spans: readonly EventSpan[],
+): Promise<Array<EventTotals | Error>> {
   const plans = spans.map((span) => {
     const pieces = periodPieces(span.from, span.to);
     if (pieces === undefined) throw new RangeError('an event span must be whole UTC days');
@@ -56,7 +59,8 @@ async function loadEvents(reader: EventDocumentReader, spans: readonly EventSpan
   });
   const ids: Record<EventLevel, Set<string>> = { day: new Set(), month: new Set() };
   spans.forEach((span, i) => {
-    for (const piece of plans[i] as PeriodPiece[]) ids[piece.level === 'month' ? 'month' : 'day'].add(idOf(span, piece));
+    for (const piece of plans[i] as PeriodPiece[])
+      ids[piece.level === 'month' ? 'month' : 'day'].add(idOf(span, piece));
   });
   const [days, months] = await Promise.all([reader.find('day', [...ids.day]), reader.find('month', [...ids.month])]);
   const byId = new Map<string, EventStatsDocument>();

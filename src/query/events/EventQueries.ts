@@ -164,8 +164,7 @@ export class EventQueries {
       sources.siteVisitors(siteSpan),
       pageGoals.length > 0 ? this.pageGoalTotals(span, pageGoals) : undefined,
     ]);
-    const rate = (visitors: number): number | null =>
-      siteVisitors > 0 ? Math.min(1, visitors / siteVisitors) : null;
+    const rate = (visitors: number): number | null => (siteVisitors > 0 ? Math.min(1, visitors / siteVisitors) : null);
     return goals.map((goal) => {
       if (goal.kind === 'event') {
         const key = dimensionKey(goal.name);
@@ -178,7 +177,13 @@ export class EventQueries {
       }
       const found = (pageTotals as Map<Goal, PageGoalTotal>).get(goal) as PageGoalTotal;
       const visitors = Math.round(found.sketch.estimate());
-      return { goal: `Visit ${goal.pattern}`, events: found.hits, visitors, conversionRate: rate(visitors), revenue: [] };
+      return {
+        goal: `Visit ${goal.pattern}`,
+        events: found.hits,
+        visitors,
+        conversionRate: rate(visitors),
+        revenue: [],
+      };
     });
   }
 

@@ -69,7 +69,14 @@ describe('EventCounting', () => {
     const document = newDocument();
     const counting = new EventCounting();
     for (let i = 0; i <= MAX_EVENT_NAMES; i++) {
-      counting.count(document, { name: `e${i}`, props: [['k', 'v']], revenue: { currency: 'EUR', minor: 1 } }, 1, 1, i, MARKERS);
+      counting.count(
+        document,
+        { name: `e${i}`, props: [['k', 'v']], revenue: { currency: 'EUR', minor: 1 } },
+        1,
+        1,
+        i,
+        MARKERS,
+      );
     }
     expect(document.inc.get(`n.e${MAX_EVENT_NAMES - 1}`)).toBe(1);
     expect(document.inc.get(`n.e${MAX_EVENT_NAMES}`)).toBeUndefined();
@@ -118,16 +125,41 @@ describe('EventCounting', () => {
         const dimensions = Object.fromEntries(
           DIMENSIONS.map((dimension) => [dimension, long(`${d}-`, Math.max(MAX_DIMENSION_VALUE_LENGTH[dimension], 4))]),
         ) as unknown as DimensionValues;
-        counting.count(document, { name, props: d === 0 ? props : [], revenue: { currency: 'EUR', minor: 1 } }, 1, 0x7fffffff, d, dimensions);
+        counting.count(
+          document,
+          { name, props: d === 0 ? props : [], revenue: { currency: 'EUR', minor: 1 } },
+          1,
+          0x7fffffff,
+          d,
+          dimensions,
+        );
       }
       for (let c = 0; c < MAX_CURRENCIES; c++) {
         const currency = String.fromCharCode(65 + c, 65, 65);
-        counting.count(document, { name, props: [], revenue: { currency, minor: Number.MAX_SAFE_INTEGER } }, 1, 0, 0, undefined);
+        counting.count(
+          document,
+          { name, props: [], revenue: { currency, minor: Number.MAX_SAFE_INTEGER } },
+          1,
+          0,
+          0,
+          undefined,
+        );
       }
-      for (let r = 0; r <= EVENT_VISITOR_MASK; r++) counting.count(document, { name, props: [] }, 1, 0x7fffffff, r, undefined);
+      for (let r = 0; r <= EVENT_VISITOR_MASK; r++)
+        counting.count(document, { name, props: [] }, 1, 0x7fffffff, r, undefined);
     }
     for (let v = 0; v < MAX_DOCUMENT_PROP_VALUES; v++) {
-      counting.count(document, { name: long('e0-', MAX_EVENT_NAME_LENGTH), props: [[long('k0-', MAX_PROP_KEY_LENGTH), long(`w${v}-`, MAX_PROP_VALUE_LENGTH)]] }, 1, 0, 0, undefined);
+      counting.count(
+        document,
+        {
+          name: long('e0-', MAX_EVENT_NAME_LENGTH),
+          props: [[long('k0-', MAX_PROP_KEY_LENGTH), long(`w${v}-`, MAX_PROP_VALUE_LENGTH)]],
+        },
+        1,
+        0,
+        0,
+        undefined,
+      );
     }
     const bytes = BSON.calculateObjectSize(materialise(document));
     process.stdout.write(`largest event document: ${bytes} bytes\n`);

@@ -21,7 +21,11 @@ function rejection(input: Parameters<typeof parseHit>[0], allowEmailProps = fals
 describe('parseHit with events', () => {
   it.each([
     [{ ...ok, event: '' }, RejectReason.EVENT_NAME_EMPTY, 'event must not be empty'],
-    [{ ...ok, event: 'x'.repeat(121) }, RejectReason.EVENT_NAME_TOO_LONG, 'event must be at most 120 characters, got 121'],
+    [
+      { ...ok, event: 'x'.repeat(121) },
+      RejectReason.EVENT_NAME_TOO_LONG,
+      'event must be at most 120 characters, got 121',
+    ],
     [
       { ...ok, event: 'a\nb' },
       RejectReason.EVENT_TEXT_HAS_CONTROL,
@@ -40,7 +44,13 @@ describe('parseHit with events', () => {
       'props[0].value must be at most 2000 characters, got 2001',
     ],
     [
-      { ...ok, props: [{ key: 'plan', value: 'a' }, { key: 'plan', value: 'b' }] },
+      {
+        ...ok,
+        props: [
+          { key: 'plan', value: 'a' },
+          { key: 'plan', value: 'b' },
+        ],
+      },
       RejectReason.PROP_KEY_REPEATED,
       'props[1].key must be unique, got "plan" twice',
     ],

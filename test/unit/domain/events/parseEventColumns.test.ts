@@ -41,7 +41,11 @@ describe('parseHitColumns with events', () => {
 
   it.each<[Partial<HitColumns>, RejectReason, string]>([
     [{ events: [''], eventIndex: [0, 0, 0] }, RejectReason.EVENT_NAME_EMPTY, 'columns.events[0] must not be empty'],
-    [{ events: ['A'] }, RejectReason.COLUMNS_MISMATCH, 'columns.eventIndex is required when events holds names, got 1 names and no eventIndex'],
+    [
+      { events: ['A'] },
+      RejectReason.COLUMNS_MISMATCH,
+      'columns.eventIndex is required when events holds names, got 1 names and no eventIndex',
+    ],
     [
       { events: ['A'], eventIndex: [0, 1, 0] },
       RejectReason.INDEX_OUT_OF_RANGE,
@@ -58,7 +62,12 @@ describe('parseHitColumns with events', () => {
       'columns.revenueIndex[1] must be -1 for a pageview (eventIndex[1] is -1 or absent), got 0',
     ],
     [
-      { events: ['A'], eventIndex: [0, 0, 0], properties: [[{ key: 'k', value: 'x'.repeat(2001) }]], propertiesIndex: [0, 0, 0] },
+      {
+        events: ['A'],
+        eventIndex: [0, 0, 0],
+        properties: [[{ key: 'k', value: 'x'.repeat(2001) }]],
+        propertiesIndex: [0, 0, 0],
+      },
       RejectReason.PROP_VALUE_TOO_LONG,
       'columns.properties[0][0].value must be at most 2000 characters, got 2001',
     ],
