@@ -121,7 +121,9 @@ export class HitIngest {
     const noting = (now: number) => {
       const stamped = stamp(now);
       for (const planner of [this.deps.planner, this.deps.secondsPlanner]) {
-        if (planner) for (const hit of stamped.hits) planner.noteHit(hit.site, hit.page, now);
+        // Events are not counted in the documents preallocation creates.
+        if (planner)
+          for (const hit of stamped.hits) if (hit.event === undefined) planner.noteHit(hit.site, hit.page, now);
       }
       return stamped;
     };
