@@ -114,6 +114,10 @@ const READ = `query($site: String!, $range: TimeRangeInput!) {
     goal events visitors conversionRate revenue { currency amount }
   }
   siteStats(site: $site, range: $range, granularity: DAY) { total }
+  signups: siteStats(site: $site, range: $range, granularity: DAY, event: "Signup", compare: PREVIOUS_PERIOD) {
+    total values visitors comparison { total }
+  }
+  pricingSignups: pageStats(site: $site, page: "/pricing", range: $range, granularity: DAY, event: "Signup") { total }
 }`;
 
 interface Read {
@@ -128,6 +132,8 @@ interface Read {
     revenue: Array<{ currency: string; amount: string }>;
   }>;
   siteStats: { total: number };
+  signups: { total: number; values: number[]; visitors: number; comparison: { total: number } };
+  pricingSignups: { total: number };
 }
 
 describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {
@@ -162,6 +168,9 @@ describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {
     });
 
     expect(read.siteStats.total).toBe(expected.pageviews);
+    expect(read.signups).toMatchObject({ total: 60, values: [60], comparison: { total: 0 } });
+    expect(Math.abs(read.signups.visitors - 60)).toBeLessThanOrEqual(2);
+    expect(read.pricingSignups.total).toBe(60);
     expect(read.events.totalCount).toBe(2);
     expect(read.events.edges.map((e) => [e.node.value, e.node.hits])).toEqual([
       ['Signup', expected.events.get('Signup')],
@@ -259,6 +268,10 @@ describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {
       `query { conversions(site: "bad.example", range: { from: "${RANGE.from}", to: "${RANGE.to}" }, goals: [{ event: "A", page: "/" }]) { goal } }`,
     );
     expect(goals.body.errors?.[0]?.message).toBe('goals[0] must set exactly one of event and page, got both');
+    const hourly = await app.graphql(
+      `query { siteStats(site: "bad.example", range: { from: "${RANGE.from}", to: "${RANGE.to}" }, granularity: HOUR, event: "A") { total } }`,
+    );
+    expect(hourly.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'granularity' });
     const pattern = await app.graphql(
       `query { conversions(site: "bad.example", range: { from: "${RANGE.from}", to: "${RANGE.to}" }, goals: [{ page: "blog/*" }]) { goal } }`,
     );
