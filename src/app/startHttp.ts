@@ -96,10 +96,11 @@ export async function startHttp(
     metricsRoute: metricsServer === undefined,
     export: {
       deps: () => {
-        const { seriesReader, seriesLimits, breakdown } = services();
+        const { seriesReader, seriesLimits, breakdown, eventStore } = services();
         return {
           reader: seriesReader,
           breakdown,
+          events: eventStore,
           limits: {
             ...seriesLimits,
             maxBuckets: config.dashboards.exportMaxBuckets,

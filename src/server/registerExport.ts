@@ -4,7 +4,8 @@
  * format (csv | ndjson, default csv). Everything is validated before the first byte is sent, and a refusal is thrown
  * to installErrorHandler (a 4xx with the GraphQL error shape); rows then stream chunk by chunk (exportSeries). With
  * `dimension` (a Dimension enum name such as UTM_SOURCE, or its stored name utmSource) the file is that dimension's
- * breakdown over the range's days instead: every value, ranked, read in one batched read before the first byte. The
+ * breakdown over the range's days instead: every value, ranked, read in one batched read before the first byte. With
+ * `event` (a custom event's name, issue 28) the file is that event's series, in the series' columns. The
  * optional `authorize` hook runs before any read (the security branch's read-scope check plugs in here).
  */
 import { Readable } from 'node:stream';
@@ -19,6 +20,9 @@ import { dimensionEnumName, dimensionOfEnumName } from '../domain/dimensions/dim
 import type { Logger } from '../logging/createLogger';
 import type { BreakdownQuery, BreakdownRow } from '../query/BreakdownQuery';
 import { OTHER } from '../domain/dimensions/dimensionMarkers';
+import { EventLoader } from '../query/events/EventLoader';
+import type { EventDocumentReader } from '../query/events/EventLoader';
+import { eventSeries, parseEventSeries } from '../query/events/eventSeries';
 import { exportSeries } from '../query/exportSeries';
 import { loadStats } from '../query/loadStats';
 import type { BreakdownTotals } from '../query/Breakdown';
@@ -42,6 +46,8 @@ export interface ExportDeps {
   readonly limits: SeriesLimits;
   /** Parses and ranks `dimension=` exports. */
   readonly breakdown: BreakdownQuery;
+  /** Where `event=` exports read event documents (issue 28). */
+  readonly events: EventDocumentReader;
 }
 
 export interface ExportRouteOptions {
@@ -53,7 +59,7 @@ export interface ExportRouteOptions {
 }
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'ndjson'];
-const PARAMETERS = new Set(['site', 'page', 'from', 'to', 'granularity', 'timeZone', 'format', 'dimension']);
+const PARAMETERS = new Set(['site', 'page', 'from', 'to', 'granularity', 'timeZone', 'format', 'dimension', 'event']);
 
 export function registerExport(app: FastifyInstance, options: ExportRouteOptions): void {
   app.get('/export', async (request, reply) => {
@@ -61,6 +67,7 @@ export function registerExport(app: FastifyInstance, options: ExportRouteOptions
     checkParameters(query);
     const format = parseFormat(query.format);
     const deps = options.deps();
+    if (query.event !== undefined) return exportEventSeries(query, format, deps, options, request, reply);
     if (query.dimension !== undefined) return exportBreakdown(query, format, deps, options, request, reply);
     const series = parseExportRequest(query, deps.limits, options.clock());
     await options.authorize?.(request, series.site);
@@ -126,6 +133,37 @@ async function exportBreakdown(
     .header('content-disposition', `attachment; filename="tally-${site}-${dimension}.${format}"`)
     .header('cache-control', 'no-store')
     .send(exportHeader(format, BREAKDOWN_COLUMNS) + breakdownRows(format, rows));
+}
+
+/**
+ * `event=Signup`: that event's series (occurrences and visitors per bucket) in the series' columns; DAY, WEEK or
+ * MONTH buckets from UTC midnight, read in one batched read (one find per event collection) before the first byte.
+ */
+async function exportEventSeries(
+  query: Record<string, unknown>,
+  format: ExportFormat,
+  deps: ExportDeps,
+  options: ExportRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  if (query.dimension !== undefined) {
+    throw new BadUserInputError('event and dimension cannot be combined in one export', 'dimension');
+  }
+  const series = parseExportRequest(query, deps.limits, options.clock());
+  const key = parseEventSeries([series], single(query, 'event', true) as string);
+  await options.authorize?.(request, series.site);
+  const loader = new EventLoader(deps.events);
+  const result = await eventSeries(series, key, (span) => loader.load(span));
+  const site = series.site.replace(/[^A-Za-z0-9._-]/g, '_');
+  return reply
+    .header('content-type', EXPORT_CONTENT_TYPES[format])
+    .header(
+      'content-disposition',
+      `attachment; filename="tally-${site}-event-${series.granularity.toLowerCase()}.${format}"`,
+    )
+    .header('cache-control', 'no-store')
+    .send(exportHeader(format) + exportRows(format, result));
 }
 
 function checkParameters(query: Record<string, unknown>): void {

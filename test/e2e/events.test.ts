@@ -171,6 +171,16 @@ describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {
     expect(read.signups).toMatchObject({ total: 60, values: [60], comparison: { total: 0 } });
     expect(Math.abs(read.signups.visitors - 60)).toBeLessThanOrEqual(2);
     expect(read.pricingSignups.total).toBe(60);
+    const exported = await fetch(
+      `${app.url}/export?site=${SITE}&from=${RANGE.from}&to=${RANGE.to}&event=Signup&format=ndjson`,
+    );
+    expect(exported.status).toBe(200);
+    const rows = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { hits: number; page: string; visitors: number });
+    expect(rows.map((row) => [row.hits, row.page])).toEqual([[60, '']]);
+    expect(Math.abs((rows[0]?.visitors ?? 0) - 60)).toBeLessThanOrEqual(2);
     expect(read.events.totalCount).toBe(2);
     expect(read.events.edges.map((e) => [e.node.value, e.node.hits])).toEqual([
       ['Signup', expected.events.get('Signup')],
