@@ -16,7 +16,9 @@ import type { EventTotals } from './EventTotals';
 /** Checks what eventSeries needs of a request before anything is read; returns the event's stored key. */
 export function parseEventSeries(requests: readonly SeriesRequest[], event: string): string {
   const name = parseEventName(event, () => 'event');
-  requests.forEach((request, i) => checkDayBuckets(request, i === 0 ? 'the series' : 'the comparison'));
+  requests.forEach((request, i) =>
+    checkDayBuckets(request, i === 0 ? 'the series' : 'the comparison', 'an event series counts events'),
+  );
   return dimensionKey(name);
 }
 
