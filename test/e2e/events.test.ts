@@ -209,6 +209,16 @@ describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {
     // /blog/a and /blog/b/c are visited by 100 visitors each half: v(i % 200) with i ≡ 2, 3 (mod 4).
     expect(Math.abs((blogAny?.visitors ?? 0) - 100)).toBeLessThanOrEqual(3);
     expect(never).toEqual({ goal: 'Never', events: 0, visitors: 0, conversionRate: 0, revenue: [] });
+    const goals = encodeURIComponent(JSON.stringify([{ event: 'Purchase' }, { page: '/blog/*' }]));
+    const csv = await (
+      await fetch(`${app.url}/export?site=${SITE}&from=${RANGE.from}&to=${RANGE.to}&goals=${goals}`)
+    ).text();
+    const lines = csv.replace('\uFEFF', '').trim().split('\r\n');
+    expect(lines[0]).toBe('goal,events,visitors,conversionRate,revenue');
+    expect(lines[1]).toMatch(
+      new RegExp(`^Purchase,20,\\d+,[\\d.]+,${purchase?.revenue.map((m) => `${m.amount} ${m.currency}`).join('; ')}$`),
+    );
+    expect(lines[2]).toMatch(new RegExp(`^Visit /blog/\\*,${expected.blogOne},`));
   });
 
   it('takes events as recordHitColumns dictionaries', async () => {
