@@ -11,8 +11,9 @@
  *   (any three capital letters pass validation, so the set is not bounded by ISO 4217 alone).
  * The largest document these allow is measured by test/unit/store/eventDocumentBytes.test.ts (under 5 MB against
  * MongoDB's 16 MB). As with DimensionCounting, admission is decided in memory, never by reading the document: the
- * bound is per process that wrote the document, and per stretch of time it stayed among the MAX_TRACKED_DOCUMENTS
- * most recently written.
+ * bound is per process that wrote the document, and per stretch of time it stayed among those tracked. Memory is
+ * bounded too: names, keys and values are remembered as 53-bit hashes (a collision only admits a value as if it had
+ * been seen), at most MAX_TRACKED_ENTRIES of them over all documents, the least recently written forgotten first.
  */
 import { DIMENSIONS } from '../domain/dimensions/Dimension';
 import type { Dimension, DimensionValues } from '../domain/dimensions/Dimension';
@@ -28,24 +29,34 @@ export const MAX_PROP_VALUES = 100;
 export const MAX_DOCUMENT_PROP_VALUES = 500;
 export const MAX_DIMENSION_VALUES = 100;
 export const MAX_CURRENCIES = 20;
-const MAX_TRACKED_DOCUMENTS = 20_000;
+export const MAX_TRACKED_ENTRIES = 500_000;
 
 class NameAdmission {
   readonly currencies = new Set<string>();
-  readonly keys = new Map<string, Set<string>>();
-  readonly dimensions: Array<Set<string>> = DIMENSIONS.map(() => new Set());
+  readonly keys = new Map<number, Set<number>>();
+  readonly dimensions: Array<Set<number>> = DIMENSIONS.map(() => new Set());
 }
 
 class DocumentAdmission {
-  readonly names = new Map<string, NameAdmission>();
+  readonly names = new Map<number, NameAdmission>();
   /** The `(other)` name's currencies. */
   other: NameAdmission | undefined;
   propValues = 0;
+  /** Names, keys, values and currencies remembered here. */
+  entries = 0;
 }
 
 export class EventCounting {
   /** Admission per document id, least recently written first. */
   private readonly documents = new Map<string, DocumentAdmission>();
+  private entries = 0;
+
+  constructor(private readonly maxTrackedEntries = MAX_TRACKED_ENTRIES) {}
+
+  /** Documents and entries tracked now (for tests and the memory bound). */
+  get tracking(): { readonly documents: number; readonly entries: number } {
+    return { documents: this.documents.size, entries: this.entries };
+  }
 
   /**
    * Counts `count` occurrences of `event` in `document`; with a visitor (`word` ≠ 0) ORs it into the event's sketch
@@ -60,10 +71,13 @@ export class EventCounting {
     dimensions: DimensionValues | undefined,
   ): void {
     const admission = this.admissionOf(document.key.id);
-    let names = admission.names.get(event.name);
+    const entriesBefore = admission.entries;
+    const nameHash = hash53(event.name);
+    let names = admission.names.get(nameHash);
     if (names === undefined && admission.names.size < MAX_EVENT_NAMES) {
       names = new NameAdmission();
-      admission.names.set(event.name, names);
+      admission.names.set(nameHash, names);
+      admission.entries++;
     }
     const name = names === undefined ? OTHER : event.name;
     const nameKey = dimensionKey(name);
@@ -72,25 +86,47 @@ export class EventCounting {
       let currency = event.revenue.currency;
       const currencies = (names ?? (admission.other ??= new NameAdmission())).currencies;
       if (!currencies.has(currency)) {
-        if (currencies.size < MAX_CURRENCIES) currencies.add(currency);
-        else currency = OTHER;
+        if (currencies.size < MAX_CURRENCIES) {
+          currencies.add(currency);
+          admission.entries++;
+        } else currency = OTHER;
       }
       document.add(`r.${nameKey}.${dimensionKey(currency)}`, event.revenue.minor * count);
     }
-    if (names === undefined) return;
+    if (names !== undefined)
+      this.countDetails(document, admission, names, nameKey, event, count, word, register, dimensions);
+    this.entries += admission.entries - entriesBefore;
+    if (this.entries > this.maxTrackedEntries) this.forgetOldest();
+  }
+
+  private countDetails(
+    document: PendingDocument,
+    admission: DocumentAdmission,
+    names: NameAdmission,
+    nameKey: string,
+    event: HitEvent,
+    count: number,
+    word: number,
+    register: number,
+    dimensions: DimensionValues | undefined,
+  ): void {
     if (word !== 0) document.or(`ev.${nameKey}.${registerName(register)}`, word);
     for (const [key, value] of event.props) {
-      let values = names.keys.get(key);
+      const keyHash = hash53(key);
+      let values = names.keys.get(keyHash);
       if (values === undefined && names.keys.size < MAX_PROP_KEYS) {
         values = new Set();
-        names.keys.set(key, values);
+        names.keys.set(keyHash, values);
+        admission.entries++;
       }
       let admitted = OTHER;
       if (values !== undefined) {
-        if (values.has(value)) admitted = value;
+        const valueHash = hash53(value);
+        if (values.has(valueHash)) admitted = value;
         else if (values.size < MAX_PROP_VALUES && admission.propValues < MAX_DOCUMENT_PROP_VALUES) {
-          values.add(value);
+          values.add(valueHash);
           admission.propValues++;
+          admission.entries++;
           admitted = value;
         }
       }
@@ -101,11 +137,14 @@ export class EventCounting {
     for (let index = 0; index < DIMENSIONS.length; index++) {
       const dimension = DIMENSIONS[index] as Dimension;
       const value = dimensions[dimension];
-      const seen = names.dimensions[index] as Set<string>;
+      const seen = names.dimensions[index] as Set<number>;
+      const valueHash = hash53(value);
       let admitted = value;
-      if (!seen.has(value)) {
-        if (seen.size < MAX_DIMENSION_VALUES) seen.add(value);
-        else admitted = OTHER;
+      if (!seen.has(valueHash)) {
+        if (seen.size < MAX_DIMENSION_VALUES) {
+          seen.add(valueHash);
+          admission.entries++;
+        } else admitted = OTHER;
       }
       document.add(`d.${nameKey}.${dimension}.${dimensionKey(admitted)}`, count);
     }
@@ -114,14 +153,32 @@ export class EventCounting {
   /** The document's admission, now the most recently written. */
   private admissionOf(id: string): DocumentAdmission {
     let admission = this.documents.get(id);
-    if (admission === undefined) {
-      admission = new DocumentAdmission();
-      if (this.documents.size >= MAX_TRACKED_DOCUMENTS) {
-        const oldest = this.documents.keys().next().value as string;
-        this.documents.delete(oldest);
-      }
-    } else this.documents.delete(id);
+    if (admission === undefined) admission = new DocumentAdmission();
+    else this.documents.delete(id);
     this.documents.set(id, admission);
     return admission;
   }
+
+  /** Forgets the least recently written documents until the entries fit (the newest is kept). */
+  private forgetOldest(): void {
+    for (const [id, admission] of this.documents) {
+      if (this.entries <= this.maxTrackedEntries || this.documents.size <= 1) return;
+      this.documents.delete(id);
+      this.entries -= admission.entries;
+    }
+  }
+}
+
+/** cyrb53: a fast 53-bit string hash; admission only, never stored. */
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

@@ -105,6 +105,17 @@ describe('EventCounting', () => {
     expect(document.inc.get('r.C.(other)')).toBe(10);
   });
 
+  it('bounds the entries it remembers, forgetting the least recently written documents first', () => {
+    const counting = new EventCounting(100);
+    const pending = new PendingUpdates();
+    for (let d = 0; d < 50; d++) {
+      const document = pending.document('a.example', `/p${d}`, 0, idOf);
+      counting.count(document, { name: 'A', props: [['k', `v${d}`]] }, 1, 0, 0, MARKERS);
+    }
+    // Each document remembers 1 name + 1 key + 1 value + 8 dimension values = 11 entries.
+    expect(counting.tracking).toEqual({ documents: 9, entries: 99 });
+  });
+
   /**
    * The largest event document the caps allow: every name, key, value and dimension value at its longest, every
    * sketch register set. Printed for docs/benchmarks.md; it must stay far below MongoDB's 16 MB.
