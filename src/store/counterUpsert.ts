@@ -42,8 +42,9 @@ export function counterUpsert(
       ? { 'metadata.date': key.date, ...change.zeros }
       : { metadata: { date: key.date, site: key.site, page: key.page }, ...change.zeros };
   // An event's visitor reaches a site document as `$bit` alone: no `$inc` then (an empty one is refused by MongoDB < 5).
-  const update: Document =
-    change.inc && hasKeys(change.inc) ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert };
+  // Only a document with sketch words can lack increments, so the others skip the check (it is per document per flush).
+  const withInc = change.inc !== undefined && (change.bits === undefined || hasKeys(change.inc));
+  const update: Document = withInc ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert };
   if (change.bits) update.$bit = change.bits;
   const filter = counterFilter(key, targeting);
   if (change.mark) {
@@ -60,5 +61,6 @@ export function counterFilter(key: CounterDocumentKey, targeting: Targeting): Do
 }
 
 function hasKeys(object: Readonly<Record<string, number>>): boolean {
-  return Object.keys(object).length > 0;
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
 }
