@@ -14,10 +14,12 @@ import { ImpressionIngest } from '../ingest/ImpressionIngest';
 import { SerialQueue } from '../ingest/SerialQueue';
 import type { Logger } from '../logging/createLogger';
 import { BreakdownQuery } from '../query/BreakdownQuery';
+import { EventQueries } from '../query/events/EventQueries';
 import { ImpressionQueries } from '../query/ImpressionQueries';
 import { LiveSeriesHub } from '../query/LiveSeriesHub';
 import { TopPagesQuery } from '../query/TopPagesQuery';
 import { readVersion } from '../readVersion';
+import { EventStore } from '../store/EventStore';
 import { HOUR_MS } from '../time/buckets';
 import type { Stores } from './openStores';
 
@@ -30,6 +32,11 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
   // may answer per-value visitors for.
   const dimensionVisitors: ReadonlySet<Dimension> = new Set(config.dimensions.visitors);
   const { counters } = pipeline;
+  const breakdown = new BreakdownQuery({
+    maxPageSize: config.dashboards.topPagesMaxPage,
+    maxDays: config.query.maxBuckets,
+    dimensionVisitors,
+  });
   return {
     version: readVersion(),
     engine: database.engine,
@@ -55,10 +62,8 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,
     }),
-    breakdown: new BreakdownQuery({
-      maxPageSize: config.dashboards.topPagesMaxPage,
-      maxDays: config.query.maxBuckets,
-      dimensionVisitors,
-    }),
+    breakdown,
+    events: new EventQueries(breakdown, { maxDays: config.query.maxBuckets }, stores.sitePages),
+    eventStore: new EventStore(database),
   };
 }

@@ -96,10 +96,12 @@ export async function startHttp(
     metricsRoute: metricsServer === undefined,
     export: {
       deps: () => {
-        const { seriesReader, seriesLimits, breakdown } = services();
+        const { seriesReader, seriesLimits, breakdown, eventStore, events } = services();
         return {
           reader: seriesReader,
           breakdown,
+          events: eventStore,
+          eventQueries: events,
           limits: {
             ...seriesLimits,
             maxBuckets: config.dashboards.exportMaxBuckets,

@@ -130,6 +130,8 @@ export interface IngestConfig {
   readonly maxCount: number;
   /** How far in the future `at` may be, for clients whose clocks run ahead. */
   readonly maxClockSkewMs: number;
+  /** EVENT_PROPS_ALLOW_EMAIL: event property values that look like e-mail addresses are accepted. */
+  readonly allowEmailProps: boolean;
   /** How long concurrent single hits wait to be written together. */
   readonly flushIntervalMs: number;
   /** Flushes in flight at once (forced to 1 on FerretDB). */
@@ -245,6 +247,7 @@ function readConfig(env: Env): Config {
       maxBatchSize: integer(env, 'INGEST_MAX_BATCH', 10_000, 1, 1_000_000),
       maxCount: integer(env, 'INGEST_MAX_COUNT', 1_000_000, 1, Number.MAX_SAFE_INTEGER),
       maxClockSkewMs: integer(env, 'INGEST_MAX_CLOCK_SKEW_MS', 300_000, 0, 86_400_000),
+      allowEmailProps: boolean(env, 'EVENT_PROPS_ALLOW_EMAIL', false),
       flushIntervalMs: integer(env, 'INGEST_FLUSH_INTERVAL_MS', 5, 0, 10_000),
       flushConcurrency: integer(env, 'INGEST_FLUSH_CONCURRENCY', 4, 1, 256),
       maxFlushDocuments: integer(env, 'INGEST_MAX_FLUSH_DOCUMENTS', 2000, 10, 100_000),

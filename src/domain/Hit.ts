@@ -1,6 +1,7 @@
 /** One validated hit: everything downstream of parseHit trusts these fields. */
 import type { DimensionValues } from './dimensions/Dimension';
 import type { ExplicitDimensions } from './dimensions/deriveDimensions';
+import type { EventInputFields, HitEvent } from './events/HitEvent';
 import type { Hash64 } from './visitors/Hash64';
 
 export interface Hit {
@@ -13,10 +14,12 @@ export interface Hit {
   readonly visitor?: Hash64 | undefined;
   /** Every dimension's value, already derived; absent: dimensions are not counted (DIMENSIONS_ENABLED=false). */
   readonly dimensions?: DimensionValues | undefined;
+  /** A custom event (issue 28); absent: a pageview. An event counts in the event collections, not in hits. */
+  readonly event?: HitEvent | undefined;
 }
 
 /** A hit as a client sends it, before validation. */
-export interface HitInputFields {
+export interface HitInputFields extends EventInputFields {
   readonly site: string;
   readonly page: string;
   readonly at?: Date | null | undefined;
@@ -35,4 +38,6 @@ export interface HitLimits {
   readonly maxCount: number;
   readonly maxClockSkewMs: number;
   readonly maxBatchSize: number;
+  /** EVENT_PROPS_ALLOW_EMAIL: property values that look like e-mail addresses are accepted (default false). */
+  readonly allowEmailProps?: boolean | undefined;
 }

@@ -16,4 +16,14 @@ export interface HitColumns {
   readonly atMs?: readonly number[] | null | undefined;
   /** Per hit, how many hits; omitted: one each. */
   readonly count?: readonly number[] | null | undefined;
+  /** Distinct event names (issue 28), and per hit an index into them or -1 for a pageview. */
+  readonly events?: readonly string[] | null | undefined;
+  readonly eventIndex?: readonly number[] | null | undefined;
+  /** Distinct property lists, and per hit an index into them or -1 for none (an event's only). */
+  readonly properties?:
+    ReadonlyArray<ReadonlyArray<{ readonly key: string; readonly value: string }>> | null | undefined;
+  readonly propertiesIndex?: readonly number[] | null | undefined;
+  /** Distinct revenues, and per hit an index into them or -1 for none (an event's only). */
+  readonly revenues?: ReadonlyArray<{ readonly amount: string; readonly currency: string }> | null | undefined;
+  readonly revenueIndex?: readonly number[] | null | undefined;
 }

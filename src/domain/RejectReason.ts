@@ -40,4 +40,26 @@ export enum RejectReason {
   VISITOR_EMPTY = 'VISITOR_EMPTY',
   VISITOR_TOO_LONG = 'VISITOR_TOO_LONG',
   VISITOR_HAS_CONTROL = 'VISITOR_HAS_CONTROL',
+  /** Events (issue 28): an event name that is empty, over 120 characters; a name, key or value with control characters. */
+  EVENT_NAME_EMPTY = 'EVENT_NAME_EMPTY',
+  EVENT_NAME_TOO_LONG = 'EVENT_NAME_TOO_LONG',
+  EVENT_TEXT_HAS_CONTROL = 'EVENT_TEXT_HAS_CONTROL',
+  /** Events: properties or revenue on a hit without an event name (a pageview). */
+  EVENT_MISSING = 'EVENT_MISSING',
+  /** Events: more than 30 properties; a key empty, over 300 characters or repeated; a value empty or over 2,000. */
+  EVENT_PROPS_TOO_MANY = 'EVENT_PROPS_TOO_MANY',
+  PROP_KEY_EMPTY = 'PROP_KEY_EMPTY',
+  PROP_KEY_TOO_LONG = 'PROP_KEY_TOO_LONG',
+  PROP_KEY_REPEATED = 'PROP_KEY_REPEATED',
+  PROP_VALUE_EMPTY = 'PROP_VALUE_EMPTY',
+  PROP_VALUE_TOO_LONG = 'PROP_VALUE_TOO_LONG',
+  /** Events: a property value that looks like an e-mail address (EVENT_PROPS_ALLOW_EMAIL=false, the default). */
+  PROP_VALUE_EMAIL = 'PROP_VALUE_EMAIL',
+  /** Revenue: an amount that is not a decimal, negative, finer than the currency's minor unit, or too large. */
+  AMOUNT_NOT_DECIMAL = 'AMOUNT_NOT_DECIMAL',
+  AMOUNT_NEGATIVE = 'AMOUNT_NEGATIVE',
+  AMOUNT_TOO_PRECISE = 'AMOUNT_TOO_PRECISE',
+  AMOUNT_TOO_LARGE = 'AMOUNT_TOO_LARGE',
+  /** Revenue: a currency that is not three capital letters. */
+  CURRENCY_NOT_ISO_CODE = 'CURRENCY_NOT_ISO_CODE',
 }

@@ -3,6 +3,7 @@
  * came, and carries a RejectReason.
  */
 import { LimitExceededError } from '../errors/LimitExceededError';
+import { checkRevenueTotal, parseEvent } from './events/parseEvent';
 import type { Hit, HitInputFields, HitLimits } from './Hit';
 import { rejection } from './InputRejectedError';
 import type { FieldName } from './InputRejectedError';
@@ -23,7 +24,10 @@ function parseHitFields(input: HitInputFields, now: number, limits: HitLimits, f
   checkAt(at, now, limits, () => field('at'));
   const count = input.count ?? 1;
   checkCount(count, limits, () => field('count'));
-  return { site, page, at, count };
+  if (input.event == null && input.props == null && input.revenue == null) return { site, page, at, count };
+  const event = parseEvent(input, { allowEmailProps: limits.allowEmailProps === true }, field);
+  if (event !== undefined) checkRevenueTotal(event, count, () => field('revenue.amount'));
+  return event === undefined ? { site, page, at, count } : { site, page, at, count, event };
 }
 
 export function checkAt(at: number, now: number, limits: HitLimits, field: FieldName): void {

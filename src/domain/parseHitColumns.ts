@@ -2,6 +2,7 @@
  * Validates a columnar batch (HitColumns) into Hits, all or nothing, with the same rules and reasons as parseHit:
  * each dictionary entry is checked once, each row only for its indexes, instant and count.
  */
+import { hasEventColumns, parseEventColumns } from './events/parseEventColumns';
 import type { Hit, HitLimits } from './Hit';
 import type { HitColumns } from './HitColumns';
 import { InputRejectedError } from './InputRejectedError';
@@ -71,6 +72,9 @@ export function parseHitColumns(
     checkAt(at, options.now, options.limits, () => `${prefix}atMs[${row}]`);
     checkCount(n, options.limits, () => `${prefix}count[${row}]`);
     hits[row] = { site: site as string, page: page as string, at, count: n };
+  }
+  if (hasEventColumns(columns)) {
+    parseEventColumns(columns, hits, { allowEmailProps: options.limits.allowEmailProps === true }, prefix);
   }
   return hits;
 }

@@ -1,11 +1,14 @@
 /** Per-request GraphQL context: shared services, who is asking, and a fresh set of DataLoaders (never module-level). */
 import type { Principal } from '../auth/Principal';
+import { EventLoader } from '../query/events/EventLoader';
 import { StatsLoader } from '../query/StatsLoader';
 import type { Services } from './Services';
 
 export interface Loaders {
   /** Series and breakdowns: one batch, one find per source, per request. */
   readonly stats: StatsLoader;
+  /** Event documents (events, properties, conversions): one find per event collection per request. */
+  readonly events: EventLoader;
 }
 
 export interface Context {
@@ -26,7 +29,7 @@ export function createContext(
   return {
     services,
     principal,
-    loaders: { stats: new StatsLoader(services.seriesReader) },
+    loaders: { stats: new StatsLoader(services.seriesReader), events: new EventLoader(services.eventStore) },
     idempotencyKeyHeader: Array.isArray(header) ? header.join(', ') : header,
   };
 }

@@ -1,6 +1,8 @@
 /** The use-cases resolvers call; built once per process and shared by every request. */
 import type { HitIngest } from '../ingest/HitIngest';
 import type { BreakdownQuery } from '../query/BreakdownQuery';
+import type { EventDocumentReader } from '../query/events/EventLoader';
+import type { EventQueries } from '../query/events/EventQueries';
 import type { ImpressionIngest } from '../ingest/ImpressionIngest';
 import type { ImpressionQueries } from '../query/ImpressionQueries';
 import type { LiveSeriesHub } from '../query/LiveSeriesHub';
@@ -28,4 +30,8 @@ export interface Services {
   readonly topPages: TopPagesQuery;
   /** A dimension's values ranked by hits (issue 20). */
   readonly breakdown: BreakdownQuery;
+  /** Events, properties and conversions (issue 28). */
+  readonly events: EventQueries;
+  /** Where the request's EventLoader reads event documents. */
+  readonly eventStore: EventDocumentReader;
 }

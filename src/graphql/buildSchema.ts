@@ -5,6 +5,7 @@ import { buildSchemaSync } from 'type-graphql';
 import type { PubSub } from 'type-graphql';
 import { BreakdownResolver } from './resolvers/BreakdownResolver';
 import { FirstDayResolver } from './resolvers/FirstDayResolver';
+import { EventResolver } from './resolvers/EventResolver';
 import { HitResolver } from './resolvers/HitResolver';
 import { ImpressionResolver } from './resolvers/ImpressionResolver';
 import { PageStatsLiveResolver } from './resolvers/PageStatsLiveResolver';
@@ -24,6 +25,7 @@ export const resolvers = [
   TopPagesResolver,
   BreakdownResolver,
   FirstDayResolver,
+  EventResolver,
 ] as const;
 
 /**

@@ -70,7 +70,7 @@ export class HitEnricher {
           );
     const dimensions = this.sources === undefined ? undefined : this.dimensionsOf(hit, input, this.sources, field);
     if (visitor === undefined && dimensions === undefined) return hit;
-    return { site: hit.site, page: hit.page, at: hit.at, count: hit.count, visitor, dimensions };
+    return withContext(hit, visitor, dimensions);
   }
 
   /**
@@ -101,7 +101,7 @@ export class HitEnricher {
             undefined,
             this.context(hit.site, this.sources),
           );
-    return { site: hit.site, page: hit.page, at: hit.at, count: hit.count, visitor, dimensions };
+    return withContext(hit, visitor, dimensions);
   }
 
   /**
@@ -133,15 +133,7 @@ export class HitEnricher {
     const derived = sources === undefined ? undefined : new ColumnDimensions(columns, rows, prefix, sources);
     if (derived === undefined && visitorIndex === undefined) return;
     for (let row = 0; row < rows; row++) {
-      const hit = hits[row] as Hit;
-      hits[row] = {
-        site: hit.site,
-        page: hit.page,
-        at: hit.at,
-        count: hit.count,
-        visitor: visitorOf(row),
-        dimensions: derived?.row(row),
-      };
+      hits[row] = withContext(hits[row] as Hit, visitorOf(row), derived?.row(row));
     }
   }
 
@@ -171,6 +163,14 @@ export class HitEnricher {
   private context(site: string, sources: DimensionSources): DimensionContext {
     return { siteHost: site, userAgents: sources.userAgents, countries: sources.countries };
   }
+}
+
+/** The hit with its visitor and dimensions; its event, if any, kept. */
+function withContext(hit: Hit, visitor: Hash64 | undefined, dimensions: DimensionValues | undefined): Hit {
+  const { site, page, at, count, event } = hit;
+  return event === undefined
+    ? { site, page, at, count, visitor, dimensions }
+    : { site, page, at, count, visitor, dimensions, event };
 }
 
 /** A refusal of deriveDimensions (named after the input alone) renamed after the hit's own field. */

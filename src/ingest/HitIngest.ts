@@ -2,6 +2,7 @@
  * The ingest use-cases: validate at the boundary (hits, then their visitors and dimensions: HitEnricher), note
  * activity for preallocation, then group-commit.
  */
+import type { EventInputFields } from '../domain/events/HitEvent';
 import type { Hit, HitInputFields, HitLimits } from '../domain/Hit';
 import { parseHit, parseHitBatch } from '../domain/parseHit';
 import { parseHitColumns } from '../domain/parseHitColumns';
@@ -55,6 +56,8 @@ export interface BeaconHit extends BeaconContext {
   readonly site: string;
   /** The page counted: pageUrl without its query, unless the site key keeps queries. */
   readonly page: string;
+  /** A custom event (`tally('Signup', …)`); absent: a page view. */
+  readonly event?: EventInputFields | undefined;
 }
 
 const plainField = (name: string): string => name;
@@ -99,7 +102,10 @@ export class HitIngest {
   async recordBeacon(beacon: BeaconHit): Promise<Hit> {
     const salt = await this.deps.salts.saltFor(this.deps.clock());
     const stamp = (now: number) => {
-      const parsed = parseHit({ site: beacon.site, page: beacon.page }, { now, limits: this.deps.limits });
+      const parsed = parseHit(
+        { site: beacon.site, page: beacon.page, ...beacon.event },
+        { now, limits: this.deps.limits },
+      );
       const hit = this.deps.enricher.beaconHit(parsed, beacon, salt);
       return { hits: [hit], result: hit };
     };
@@ -115,7 +121,9 @@ export class HitIngest {
     const noting = (now: number) => {
       const stamped = stamp(now);
       for (const planner of [this.deps.planner, this.deps.secondsPlanner]) {
-        if (planner) for (const hit of stamped.hits) planner.noteHit(hit.site, hit.page, now);
+        // Events are not counted in the documents preallocation creates.
+        if (planner)
+          for (const hit of stamped.hits) if (hit.event === undefined) planner.noteHit(hit.site, hit.page, now);
       }
       return stamped;
     };

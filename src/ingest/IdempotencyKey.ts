@@ -3,6 +3,7 @@
  * validation, the ledger id (a hash of scope and key, so any key fits an index entry), and the payload
  * fingerprint that tells a retry from a different request reusing the key.
  */
+import { hasEventColumns } from '../domain/events/parseEventColumns';
 import { createHash, createHmac } from 'node:crypto';
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { describe } from '../errors/describe';
@@ -54,7 +55,15 @@ export function fingerprint(
 ): string {
   let personal = false;
   const canonical = inputs.map((h) => {
-    const base = [h.site, h.page, h.at == null ? null : h.at.getTime(), h.count ?? 1];
+    const base: unknown[] = [h.site, h.page, h.at == null ? null : h.at.getTime(), h.count ?? 1];
+    // Event fields join only when sent, so a pageview's fingerprint is what it was before events existed.
+    if (h.event != null || h.props != null || h.revenue != null) {
+      base.push(
+        h.event ?? null,
+        h.props?.map(({ key, value }) => [key, value]) ?? null,
+        h.revenue == null ? null : [h.revenue.amount, h.revenue.currency],
+      );
+    }
     if (h.visitor == null && h.referrer == null && h.userAgent == null && h.clientIp == null && h.dimensions == null) {
       return base;
     }
@@ -77,6 +86,17 @@ export function columnsFingerprint(columns: HitColumnsRequest, secret?: Uint8Arr
     atMs ?? null,
     count ?? null,
   ];
+  if (hasEventColumns(columns)) {
+    const { events, eventIndex, properties, propertiesIndex, revenues, revenueIndex } = columns;
+    canonical.push(
+      events ?? null,
+      eventIndex ?? null,
+      properties?.map((props) => props.map(({ key, value }) => [key, value])) ?? null,
+      propertiesIndex ?? null,
+      revenues?.map(({ amount, currency }) => [amount, currency]) ?? null,
+      revenueIndex ?? null,
+    );
+  }
   const personal = COLUMN_DICTIONARIES.some(
     ([dictionary, index]) => columns[dictionary] != null || columns[index] != null,
   );

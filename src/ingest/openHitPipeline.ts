@@ -19,6 +19,7 @@
  * - Dimensions: one DimensionCounting per pipeline (the per-process admission of keys into documents), one
  *   UserAgentParser and country database per process (the caller's, or loaded here from the settings).
  */
+import { EventCounting } from '../store/EventCounting';
 import type { Logger } from '../logging/createLogger';
 import { CounterBatch } from '../store/CounterBatch';
 import type { Database } from '../store/connectDatabase';
@@ -186,12 +187,14 @@ export async function openHitPipeline(
     settings.dashboards.siteTotals && settings.dashboards.topPagesRollupPages > 0
       ? new PageRollup({ maxPages: settings.dashboards.topPagesRollupPages })
       : undefined;
+  const events = new EventCounting();
   const newBatch = (): CounterBatch =>
     new CounterBatch({
       siteTotals: settings.dashboards.siteTotals,
       seconds: settings.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
       dimensions,
       pageRollup,
+      events,
     });
   const { leaseMs, waitMs } = settings.idempotency;
   // Where updates are read-modify-write without a lock, the log's windows and keyed flushes take turns.

@@ -11,7 +11,7 @@ import { parsePage } from '../domain/parsePage';
 import { parseSite } from '../domain/parseSite';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { BadUserInputError } from '../errors/BadUserInputError';
-import type { BreakdownRequest, BreakdownTotals } from './Breakdown';
+import type { BreakdownRequest } from './Breakdown';
 import { compareBreakdownRows, decodeBreakdownCursor, encodeBreakdownCursor } from './breakdownCursor';
 import type { ValueHits } from './breakdownCursor';
 import { countedDays } from './countedDays';
@@ -64,6 +64,13 @@ export interface BreakdownResult extends ImpressionConnection<BreakdownRow> {
   readonly to: number;
 }
 
+/** What rank needs: counts per stored key, optionally visitors per key, and the span they were counted over. */
+export interface RankedTotals {
+  readonly request: { readonly from: number; readonly to: number };
+  readonly hits: ReadonlyMap<string, number>;
+  readonly visitorsOf?: ((key: string) => number) | undefined;
+}
+
 export class BreakdownQuery {
   constructor(private readonly limits: BreakdownLimits) {}
 
@@ -86,7 +93,8 @@ export class BreakdownQuery {
     };
   }
 
-  rank(totals: BreakdownTotals, { first, after }: ParsedBreakdown): BreakdownResult {
+  /** Ranks any totals of keys over a span (a breakdown's, or events' and properties' counts: EventQueries). */
+  rank(totals: RankedTotals, { first, after }: Pick<ParsedBreakdown, 'first' | 'after'>): BreakdownResult {
     let other = 0;
     let totalCount = 0;
     const following: Row[] = [];
@@ -117,7 +125,7 @@ export class BreakdownQuery {
     };
   }
 
-  private parseFirst(first: number): number {
+  parseFirst(first: number): number {
     if (!Number.isSafeInteger(first) || first < 1 || first > this.limits.maxPageSize) {
       throw new BadUserInputError(
         `first must be an integer from 1 to ${this.limits.maxPageSize} (TOP_PAGES_MAX_PAGE), got ${first}`,

@@ -51,25 +51,28 @@ export function parseDimensionFilter(
   };
 }
 
-/** Throws unless every bucket of the series (or of its comparison, `what`) starts and ends at a UTC midnight. */
-export function checkDayBuckets(request: SeriesRequest, what = 'the series'): void {
-  checkFilterGranularity(request.granularity);
+/**
+ * Throws unless every bucket of the series (or of its comparison, `what`) starts and ends at a UTC midnight.
+ * `counter` names what counts per UTC day in the messages: a filter's hits, or an event's occurrences.
+ */
+export function checkDayBuckets(request: SeriesRequest, what = 'the series', counter = 'filter counts hits'): void {
+  checkFilterGranularity(request.granularity, counter);
   const zone = request.timeZone ?? UTC_ZONE;
   const starts = bucketStartsIn(zone, request.granularity, request.from, request.to);
   const boundaries = [...starts, nextBucketIn(zone, request.granularity, starts[starts.length - 1] as number)];
   const misaligned = boundaries.find((t) => t % DAY_MS !== 0);
   if (misaligned !== undefined) {
     throw new BadUserInputError(
-      `filter counts hits per UTC day, so buckets must start at UTC midnight; in ${zone} a bucket boundary of ${what} falls at ${formatWithOffset(zone, misaligned)}; use timeZone "UTC"`,
+      `${counter} per UTC day, so buckets must start at UTC midnight; in ${zone} a bucket boundary of ${what} falls at ${formatWithOffset(zone, misaligned)}; use timeZone "UTC"`,
       'timeZone',
     );
   }
 }
 
-export function checkFilterGranularity(granularity: Granularity): void {
+export function checkFilterGranularity(granularity: Granularity, counter = 'filter counts hits'): void {
   if (!DAY_GRANULARITIES.has(granularity)) {
     throw new BadUserInputError(
-      `filter counts hits per UTC day and month, so granularity must be DAY, WEEK or MONTH, got ${granularity}`,
+      `${counter} per UTC day and month, so granularity must be DAY, WEEK or MONTH, got ${granularity}`,
       'granularity',
     );
   }

@@ -15,6 +15,7 @@ import { BadRequestError } from '../errors/BadRequestError';
 import { ForbiddenError } from '../errors/ForbiddenError';
 import { UnauthenticatedError } from '../errors/UnauthenticatedError';
 import { describe } from '../errors/describe';
+import type { EventInputFields } from '../domain/events/HitEvent';
 import type { HitIngest } from '../ingest/HitIngest';
 import type { Metrics } from '../metrics/createMetrics';
 import { AppError } from '../errors/AppError';
@@ -118,6 +119,7 @@ export function registerBeaconRoute(
           referrer: beacon.referrer,
           userAgent,
           clientIp: request.ip,
+          event: beacon.event,
         });
         count('counted');
         return reply.code(204).send();
@@ -139,6 +141,8 @@ interface Beacon {
   readonly page: string;
   /** `document.referrer` (optional: older scripts and privacy settings send none). */
   readonly referrer: string | undefined;
+  /** A custom event sent by `tally('Signup', {props, revenue})` (issue 28); absent: a page view. */
+  readonly event: EventInputFields | undefined;
 }
 
 function parseBeacon(body: unknown): Beacon {
@@ -153,7 +157,7 @@ function parseBeacon(body: unknown): Beacon {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new BadRequestError(`the body must be a JSON object with key, site and page, got ${describe(value)}`);
   }
-  const { key, site, page, referrer } = value as Record<string, unknown>;
+  const { key, site, page, referrer, event, props, revenue } = value as Record<string, unknown>;
   for (const [name, field] of [
     ['key', key],
     ['site', site],
@@ -169,7 +173,40 @@ function parseBeacon(body: unknown): Beacon {
     site: site as string,
     page: page as string,
     referrer: typeof referrer === 'string' && referrer !== '' ? referrer : undefined,
+    event: parseBeaconEvent(event, props, revenue),
   };
+}
+
+/**
+ * The beacon's event fields as HitInput has them: `props` is an object of strings, numbers or booleans (as the
+ * script's caller wrote it), `revenue.amount` a string or a number. Their rules are parseEvent's.
+ */
+function parseBeaconEvent(event: unknown, props: unknown, revenue: unknown): EventInputFields | undefined {
+  if (event == null && props == null && revenue == null) return undefined;
+  if (event != null && typeof event !== 'string') {
+    throw new BadRequestError(`event must be a string when given, got ${describe(event)}`);
+  }
+  let list: Array<{ key: string; value: string }> | undefined;
+  if (props != null) {
+    if (typeof props !== 'object' || Array.isArray(props)) {
+      throw new BadRequestError(`props must be an object of strings when given, got ${describe(props)}`);
+    }
+    list = Object.entries(props as Record<string, unknown>).map(([key, v]) => {
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new BadRequestError(`props.${key} must be a string, number or boolean, got ${describe(v)}`);
+      }
+      return { key, value: String(v) };
+    });
+  }
+  let money: { amount: string; currency: string } | undefined;
+  if (revenue != null) {
+    const { amount, currency } = (typeof revenue === 'object' ? revenue : {}) as Record<string, unknown>;
+    if ((typeof amount !== 'string' && typeof amount !== 'number') || typeof currency !== 'string') {
+      throw new BadRequestError(`revenue must be {"amount": "29.90", "currency": "EUR"}, got ${describe(revenue)}`);
+    }
+    money = { amount: String(amount), currency };
+  }
+  return { event: event as string | undefined, props: list, revenue: money };
 }
 
 /** `page` is `location.pathname + location.search`; the query often carries personal data. */

@@ -6,9 +6,11 @@
  * the breakdown query ranks, then one `(other)` row when the writers counted values under it, so the rows add up to
  * the span's hits. CSV is RFC 4180 with CRLF line ends and a UTF-8 byte order mark, so spreadsheets read non-ASCII
  * text right; a text cell that a spreadsheet would run as a formula (leading = + - @) gets a leading apostrophe.
+ * Conversions: one row per goal, `goal`, `events`, `visitors`, `conversionRate`, `revenue`.
  * NDJSON is one JSON object per line (null where CSV leaves a cell empty).
  */
 import type { BreakdownRow } from '../query/BreakdownQuery';
+import type { Conversion } from '../query/events/EventQueries';
 import type { Series } from '../query/Series';
 import { formatWithOffset } from '../time/formatWithOffset';
 import { UTC_ZONE } from '../time/zoneOffset';
@@ -17,6 +19,7 @@ export type ExportFormat = 'csv' | 'ndjson';
 
 export const EXPORT_COLUMNS = ['start', 'end', 'hits', 'site', 'page', 'visitors'] as const;
 export const BREAKDOWN_COLUMNS = ['value', 'hits', 'visitors'] as const;
+export const CONVERSION_COLUMNS = ['goal', 'events', 'visitors', 'conversionRate', 'revenue'] as const;
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -50,6 +53,18 @@ export function breakdownRows(format: ExportFormat, rows: readonly BreakdownRow[
       format === 'csv'
         ? `${csvCell(value)},${hits},${visitors ?? ''}\r\n`
         : `${JSON.stringify({ value, hits, visitors })}\n`;
+  }
+  return out;
+}
+
+/** Conversions (issue 28): one row per goal; revenue as `29.90 EUR; 5.00 USD` in CSV, a list in NDJSON. */
+export function conversionRows(format: ExportFormat, rows: readonly Conversion[]): string {
+  let out = '';
+  for (const { goal, events, visitors, conversionRate, revenue } of rows) {
+    out +=
+      format === 'csv'
+        ? `${csvCell(goal)},${events},${visitors ?? ''},${conversionRate ?? ''},${revenue.map((m) => `${m.amount} ${m.currency}`).join('; ')}\r\n`
+        : `${JSON.stringify({ goal, events, visitors, conversionRate, revenue })}\n`;
   }
   return out;
 }

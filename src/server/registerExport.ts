@@ -4,7 +4,9 @@
  * format (csv | ndjson, default csv). Everything is validated before the first byte is sent, and a refusal is thrown
  * to installErrorHandler (a 4xx with the GraphQL error shape); rows then stream chunk by chunk (exportSeries). With
  * `dimension` (a Dimension enum name such as UTM_SOURCE, or its stored name utmSource) the file is that dimension's
- * breakdown over the range's days instead: every value, ranked, read in one batched read before the first byte. The
+ * breakdown over the range's days instead: every value, ranked, read in one batched read before the first byte. With
+ * `event` (a custom event's name, issue 28) the file is that event's series, in the series' columns; with `goals` (a
+ * JSON list of goals) each goal's conversions. The
  * optional `authorize` hook runs before any read (the security branch's read-scope check plugs in here).
  */
 import { Readable } from 'node:stream';
@@ -19,15 +21,27 @@ import { dimensionEnumName, dimensionOfEnumName } from '../domain/dimensions/dim
 import type { Logger } from '../logging/createLogger';
 import type { BreakdownQuery, BreakdownRow } from '../query/BreakdownQuery';
 import { OTHER } from '../domain/dimensions/dimensionMarkers';
+import { EventLoader } from '../query/events/EventLoader';
+import type { EventQueries } from '../query/events/EventQueries';
+import type { EventDocumentReader } from '../query/events/EventLoader';
+import { eventSeries, parseEventSeries } from '../query/events/eventSeries';
 import { exportSeries } from '../query/exportSeries';
 import { loadStats } from '../query/loadStats';
 import type { BreakdownTotals } from '../query/Breakdown';
 import { parseSeriesRequest } from '../query/parseSeriesRequest';
 import type { SeriesLimits } from '../query/parseSeriesRequest';
-import type { SeriesRequest } from '../query/Series';
+import type { SeriesRequest, SpanVisitors } from '../query/Series';
 import type { SeriesReader } from '../query/SeriesReader';
 import { Granularity } from '../time/Granularity';
-import { BREAKDOWN_COLUMNS, breakdownRows, EXPORT_CONTENT_TYPES, exportHeader, exportRows } from './exportFormats';
+import {
+  BREAKDOWN_COLUMNS,
+  breakdownRows,
+  CONVERSION_COLUMNS,
+  conversionRows,
+  EXPORT_CONTENT_TYPES,
+  exportHeader,
+  exportRows,
+} from './exportFormats';
 import type { ExportFormat } from './exportFormats';
 
 /**
@@ -42,6 +56,10 @@ export interface ExportDeps {
   readonly limits: SeriesLimits;
   /** Parses and ranks `dimension=` exports. */
   readonly breakdown: BreakdownQuery;
+  /** Where `event=` and `goals=` exports read event documents (issue 28). */
+  readonly events: EventDocumentReader;
+  /** Parses and sums `goals=` exports. */
+  readonly eventQueries: EventQueries;
 }
 
 export interface ExportRouteOptions {
@@ -53,7 +71,18 @@ export interface ExportRouteOptions {
 }
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'ndjson'];
-const PARAMETERS = new Set(['site', 'page', 'from', 'to', 'granularity', 'timeZone', 'format', 'dimension']);
+const PARAMETERS = new Set([
+  'site',
+  'page',
+  'from',
+  'to',
+  'granularity',
+  'timeZone',
+  'format',
+  'dimension',
+  'event',
+  'goals',
+]);
 
 export function registerExport(app: FastifyInstance, options: ExportRouteOptions): void {
   app.get('/export', async (request, reply) => {
@@ -61,6 +90,8 @@ export function registerExport(app: FastifyInstance, options: ExportRouteOptions
     checkParameters(query);
     const format = parseFormat(query.format);
     const deps = options.deps();
+    if (query.goals !== undefined) return exportConversions(query, format, deps, options, request, reply);
+    if (query.event !== undefined) return exportEventSeries(query, format, deps, options, request, reply);
     if (query.dimension !== undefined) return exportBreakdown(query, format, deps, options, request, reply);
     const series = parseExportRequest(query, deps.limits, options.clock());
     await options.authorize?.(request, series.site);
@@ -126,6 +157,92 @@ async function exportBreakdown(
     .header('content-disposition', `attachment; filename="tally-${site}-${dimension}.${format}"`)
     .header('cache-control', 'no-store')
     .send(exportHeader(format, BREAKDOWN_COLUMNS) + breakdownRows(format, rows));
+}
+
+/**
+ * `event=Signup`: that event's series (occurrences and visitors per bucket) in the series' columns; DAY, WEEK or
+ * MONTH buckets from UTC midnight, read in one batched read (one find per event collection) before the first byte.
+ */
+async function exportEventSeries(
+  query: Record<string, unknown>,
+  format: ExportFormat,
+  deps: ExportDeps,
+  options: ExportRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  if (query.dimension !== undefined) {
+    throw new BadUserInputError('event and dimension cannot be combined in one export', 'dimension');
+  }
+  const series = parseExportRequest(query, deps.limits, options.clock());
+  const key = parseEventSeries([series], single(query, 'event', true) as string);
+  await options.authorize?.(request, series.site);
+  const loader = new EventLoader(deps.events);
+  const result = await eventSeries(series, key, (span) => loader.load(span));
+  const site = series.site.replace(/[^A-Za-z0-9._-]/g, '_');
+  return reply
+    .header('content-type', EXPORT_CONTENT_TYPES[format])
+    .header(
+      'content-disposition',
+      `attachment; filename="tally-${site}-event-${series.granularity.toLowerCase()}.${format}"`,
+    )
+    .header('cache-control', 'no-store')
+    .send(exportHeader(format) + exportRows(format, result));
+}
+
+/**
+ * `goals=[{"event":"Signup"},{"page":"/blog/**"}]` (JSON, as GoalInput): each goal's conversions over the range's
+ * days, one row each: `goal`, `events`, `visitors`, `conversionRate`, `revenue` (`29.90 EUR; 5.00 USD`).
+ */
+async function exportConversions(
+  query: Record<string, unknown>,
+  format: ExportFormat,
+  deps: ExportDeps,
+  options: ExportRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  for (const name of ['granularity', 'dimension', 'event'] as const) {
+    if (query[name] !== undefined) {
+      throw new BadUserInputError(`${name} does not apply to a conversions export (goals=); leave it out`, name);
+    }
+  }
+  let goals: unknown;
+  try {
+    goals = JSON.parse(single(query, 'goals', true) as string);
+  } catch {
+    throw new BadUserInputError('goals must be a JSON list such as [{"event":"Signup"},{"page":"/blog/**"}]', 'goals');
+  }
+  if (!Array.isArray(goals) || !goals.every((g) => g !== null && typeof g === 'object' && !Array.isArray(g))) {
+    throw new BadUserInputError(`goals must be a JSON list of objects, got ${describe(goals)}`, 'goals');
+  }
+  const span = deps.eventQueries.parseSpan(
+    {
+      site: single(query, 'site', true) as string,
+      page: single(query, 'page', false),
+      from: dateTime(query, 'from'),
+      to: dateTime(query, 'to'),
+      timeZone: single(query, 'timeZone', false),
+    },
+    'export',
+  );
+  const parsed = deps.eventQueries.parseGoals(goals as Array<{ event?: string | null; page?: string | null }>);
+  await options.authorize?.(request, span.site);
+  const loader = new EventLoader(deps.events);
+  const conversions = await deps.eventQueries.conversions(span, parsed, {
+    events: (s) => loader.load(s),
+    siteVisitors: async (s) => {
+      const [answer] = await loadStats(deps.reader, [{ kind: 'visitors', request: s }]);
+      if (answer === undefined || answer instanceof Error) throw answer ?? new Error('no site visitors');
+      return (answer as SpanVisitors).visitors;
+    },
+  });
+  const site = span.site.replace(/[^A-Za-z0-9._-]/g, '_');
+  return reply
+    .header('content-type', EXPORT_CONTENT_TYPES[format])
+    .header('content-disposition', `attachment; filename="tally-${site}-conversions.${format}"`)
+    .header('cache-control', 'no-store')
+    .send(exportHeader(format, CONVERSION_COLUMNS) + conversionRows(format, conversions));
 }
 
 function checkParameters(query: Record<string, unknown>): void {

@@ -9,9 +9,13 @@ import type { Hit } from '../domain/Hit';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { registerValue } from '../domain/visitors/registerUpdate';
 import { hitParts } from '../time/hitParts';
-import { addHitToDaily } from './dailyStats';
+import { addHitToDaily, dailyDocumentId } from './dailyStats';
+import { EventCounting } from './EventCounting';
+import { EVENT_VISITOR_MASK } from './eventDocument';
+import { eventsDailyId } from './eventsDaily';
+import { eventsMonthlyId } from './eventsMonthly';
 import type { DimensionCounting, DimensionSlot } from './DimensionCounting';
-import { addHitToMonthly } from './monthlyStats';
+import { addHitToMonthly, monthlyDocumentId } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
 import type { PageRollup } from './PageRollup';
 import { addHitToSeconds } from './secondStats';
@@ -45,12 +49,20 @@ export interface CounterBatchOptions {
   readonly dimensions?: DimensionCounting | undefined;
   /** Count each hit per page in its site-day document too (PageRollup; with siteTotals only). */
   readonly pageRollup?: PageRollup | undefined;
+  /** How event documents admit names, keys and values (the process's one EventCounting); absent: one per batch. */
+  readonly events?: EventCounting | undefined;
 }
+
+/** Every collection a batch writes, in the order its documents are split into parts. */
+const COLLECTIONS = ['daily', 'monthly', 'seconds', 'eventsDaily', 'eventsMonthly'] as const;
 
 export class CounterBatch {
   readonly daily = new PendingUpdates();
   readonly monthly = new PendingUpdates();
   readonly seconds = new PendingUpdates();
+  /** Custom events (issue 28), out of the documents pageviews rewrite: `events.daily` and `events.monthly`. */
+  readonly eventsDaily = new PendingUpdates();
+  readonly eventsMonthly = new PendingUpdates();
   /** Hits added (a hit with count n counts once). */
   hits = 0;
   /** Second-level documents start at this instant or later (older ones would be expired at once). */
@@ -58,6 +70,7 @@ export class CounterBatch {
   private readonly siteTotals: boolean;
   private readonly dimensions: DimensionCounting | undefined;
   private readonly pageRollup: PageRollup | undefined;
+  private readonly events: EventCounting;
   /** The current hit's dimension slots, reused hit after hit, and the values they are of. */
   private readonly slots: DimensionSlot[] = [];
   private slotsOf: DimensionValues | undefined;
@@ -67,9 +80,14 @@ export class CounterBatch {
     this.siteTotals = options.siteTotals ?? false;
     this.dimensions = options.dimensions;
     this.pageRollup = options.pageRollup;
+    this.events = options.events ?? new EventCounting();
   }
 
   add(hit: Hit): void {
+    if (hit.event !== undefined) {
+      this.addEvent(hit);
+      return;
+    }
     const { site, page, count, visitor } = hit;
     const parts = hitParts(hit.at);
     // One register value per hit (the same at every precision); 0 when the hit has no visitor (a word never is).
@@ -122,10 +140,39 @@ export class CounterBatch {
     this.hits += 1;
   }
 
+  /**
+   * An event: counted in its page's and its site's event documents, never in hits. Its visitor joins the site's
+   * visitors (as in Plausible: someone who only sent an event still visited), not the page's.
+   */
+  private addEvent(hit: Hit): void {
+    const { site, page, count, visitor } = hit;
+    const event = hit.event as NonNullable<Hit['event']>;
+    const parts = hitParts(hit.at);
+    const word = visitor === undefined ? 0 : registerValue(visitor);
+    const low = visitor === undefined ? 0 : visitor.lo;
+    for (const where of [page, SITE_TOTAL_PAGE]) {
+      const day = this.eventsDaily.document(site, where, parts.day, eventsDailyId);
+      const month = this.eventsMonthly.document(site, where, parts.month, eventsMonthlyId);
+      this.events.count(day, event, count, word, low & EVENT_VISITOR_MASK, hit.dimensions);
+      this.events.count(month, event, count, word, low & EVENT_VISITOR_MASK, hit.dimensions);
+    }
+    if (this.siteTotals && word !== 0) {
+      this.daily
+        .document(site, SITE_TOTAL_PAGE, parts.day, dailyDocumentId)
+        .or(visitorRegisterPath(low & SITE_DAY_MASK), word);
+      this.monthly
+        .document(site, SITE_TOTAL_PAGE, parts.month, monthlyDocumentId)
+        .or(visitorRegisterPath(low & SITE_MONTH_MASK), word);
+    }
+    this.hits += 1;
+  }
+
   absorb(other: CounterBatch): void {
     this.daily.absorb(other.daily);
     this.monthly.absorb(other.monthly);
     this.seconds.absorb(other.seconds);
+    this.eventsDaily.absorb(other.eventsDaily);
+    this.eventsMonthly.absorb(other.eventsMonthly);
     this.hits += other.hits;
   }
 
@@ -137,7 +184,7 @@ export class CounterBatch {
     if (this.documents <= maxDocuments) return [this];
     const parts: CounterBatch[] = [];
     let part = new CounterBatch();
-    for (const level of ['daily', 'monthly', 'seconds'] as const) {
+    for (const level of COLLECTIONS) {
       for (const document of this[level].documentsById()) {
         if (part.documents >= maxDocuments) {
           parts.push(part);
@@ -153,6 +200,6 @@ export class CounterBatch {
 
   /** Documents this batch will update: the cost of writing it. */
   get documents(): number {
-    return this.daily.size + this.monthly.size + this.seconds.size;
+    return this.daily.size + this.monthly.size + this.seconds.size + this.eventsDaily.size + this.eventsMonthly.size;
   }
 }

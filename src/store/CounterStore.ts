@@ -20,6 +20,10 @@ import {
   findDaily,
   preallocatedDaily,
 } from './dailyStats';
+import { eventCollection, eventIndexes } from './eventDocument';
+import type { EventStatsDocument } from './eventDocument';
+import { EVENTS_DAILY_COLLECTION } from './eventsDaily';
+import { EVENTS_MONTHLY_COLLECTION } from './eventsMonthly';
 import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
 import { findByIdList } from './findByIdList';
 import type { DailyFields, DailyStatsDocument } from './dailyStats';
@@ -88,6 +92,8 @@ interface Collections {
   readonly daily: Collection<DailyStatsDocument>;
   readonly monthly: Collection<MonthlyStatsDocument>;
   readonly seconds: Collection<SecondStatsDocument>;
+  readonly eventsDaily: Collection<EventStatsDocument>;
+  readonly eventsMonthly: Collection<EventStatsDocument>;
 }
 
 const DEFAULT_SECONDS_RETENTION_MS = 48 * 3_600_000;
@@ -113,11 +119,15 @@ export class CounterStore {
       daily: dailyCollection(database.db),
       monthly: monthlyCollection(database.db),
       seconds: secondsCollection(database.db),
+      eventsDaily: eventCollection(database.db, EVENTS_DAILY_COLLECTION),
+      eventsMonthly: eventCollection(database.db, EVENTS_MONTHLY_COLLECTION),
     };
     this.writers = {
       daily: dailyCollection(database.writerDb(DAILY_COLLECTION)),
       monthly: monthlyCollection(database.writerDb(MONTHLY_COLLECTION)),
       seconds: secondsCollection(database.writerDb(SECONDS_COLLECTION)),
+      eventsDaily: eventCollection(database.writerDb(EVENTS_DAILY_COLLECTION), EVENTS_DAILY_COLLECTION),
+      eventsMonthly: eventCollection(database.writerDb(EVENTS_MONTHLY_COLLECTION), EVENTS_MONTHLY_COLLECTION),
     };
     this.policy = database.policy;
     this.engineName = database.engine.name;
@@ -135,6 +145,8 @@ export class CounterStore {
   async ensureIndexes(): Promise<void> {
     await ensureIndexes(this.readers.daily, dailyIndexes);
     await ensureIndexes(this.readers.monthly, monthlyIndexes);
+    await ensureIndexes(this.readers.eventsDaily, eventIndexes);
+    await ensureIndexes(this.readers.eventsMonthly, eventIndexes);
   }
 
   /** The second-level collection's query index, and its expiry: returns whether a TTL index or the sweep expires it. */
@@ -218,6 +230,8 @@ export class CounterStore {
       [through.daily as unknown as Collection<Document>, batch.daily],
       [through.monthly as unknown as Collection<Document>, batch.monthly],
       [through.seconds as unknown as Collection<Document>, batch.seconds],
+      [through.eventsDaily as unknown as Collection<Document>, batch.eventsDaily],
+      [through.eventsMonthly as unknown as Collection<Document>, batch.eventsMonthly],
     ];
   }
 

@@ -14,6 +14,7 @@ import { ensureIndexes } from './ensureIndexes';
 import type { MonthlyStatsDocument } from './monthlyStats';
 import { monthlyCollection } from './monthlyStats';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
+import type { PackedSketch, StoredSketch } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
 import { dailyDocumentId } from './dailyStats';
 import { monthlyDocumentId } from './monthlyStats';
@@ -39,6 +40,9 @@ export interface SitePageDocument {
   readonly daily?: Record<string, unknown> | undefined;
   readonly hourly?: Record<string, unknown> | undefined;
   readonly minute?: Record<string, Record<string, unknown> | undefined> | undefined;
+  /** The page's visitor sketch in both forms, when asked for (page goals, issue 28). */
+  readonly v?: StoredSketch | undefined;
+  readonly vz?: PackedSketch | undefined;
 }
 
 export class SitePageScan {
@@ -137,6 +141,7 @@ export class SitePageScan {
     dates: readonly number[],
     fields: SitePageFields,
     onDocument: (doc: SitePageDocument) => void,
+    options: { readonly visitors?: boolean } = {},
   ): Promise<void> {
     if (dates.length === 0) return;
     const collection = (fields.kind === 'monthly' ? this.monthly : this.daily) as unknown as Collection<Document>;
@@ -144,6 +149,7 @@ export class SitePageScan {
     if (fields.kind === 'monthly') projection.daily = 1;
     else if (fields.kind === 'hourly') projection.hourly = 1;
     else for (const hour of fields.hours) projection[`minute.${hour}`] = 1;
+    if (options.visitors === true) Object.assign(projection, { v: 1, vz: 1 });
     try {
       const cursor = collection.find(
         { 'metadata.site': site, 'metadata.date': { $in: dates.map((d) => new Date(d)) } },
@@ -158,6 +164,8 @@ export class SitePageScan {
           daily: doc.daily as SitePageDocument['daily'],
           hourly: doc.hourly as SitePageDocument['hourly'],
           minute: doc.minute as SitePageDocument['minute'],
+          v: doc.v as SitePageDocument['v'],
+          vz: doc.vz as SitePageDocument['vz'],
         });
       }
     } catch (error) {

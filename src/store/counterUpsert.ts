@@ -41,7 +41,10 @@ export function counterUpsert(
     targeting === 'shardKey'
       ? { 'metadata.date': key.date, ...change.zeros }
       : { metadata: { date: key.date, site: key.site, page: key.page }, ...change.zeros };
-  const update: Document = change.inc ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert };
+  // An event's visitor reaches a site document as `$bit` alone: no `$inc` then (an empty one is refused by MongoDB < 5).
+  // Only a document with sketch words can lack increments, so the others skip the check (it is per document per flush).
+  const withInc = change.inc !== undefined && (change.bits === undefined || hasKeys(change.inc));
+  const update: Document = withInc ? { $setOnInsert: onInsert, $inc: change.inc } : { $setOnInsert: onInsert };
   if (change.bits) update.$bit = change.bits;
   const filter = counterFilter(key, targeting);
   if (change.mark) {
@@ -55,4 +58,9 @@ export function counterFilter(key: CounterDocumentKey, targeting: Targeting): Do
   return targeting === 'shardKey'
     ? { _id: key.id, 'metadata.site': key.site, 'metadata.page': key.page }
     : { _id: key.id };
+}
+
+function hasKeys(object: Readonly<Record<string, number>>): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
 }

@@ -282,3 +282,38 @@ describe('POST /api/hit: visitors and dimensions', () => {
     }
   });
 });
+
+describe('POST /api/hit with an event (issue 28)', () => {
+  const range = '{ from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" }';
+
+  it("counts tally()'s event with its props and revenue, not as a page view", async () => {
+    const response = await beacon({
+      key: SITE_KEY,
+      site: 'a.example',
+      page: '/signup?ref=x',
+      event: 'Signup',
+      props: { plan: 'pro', seats: 3, trial: false },
+      revenue: { amount: '29.90', currency: 'EUR' },
+    });
+    expect(response.status).toBe(204);
+    const { body } = await app.graphqlAs<{
+      conversions: Array<{ events: number; visitors: number; revenue: Array<{ currency: string; amount: string }> }>;
+      properties: { edges: Array<{ node: { value: string; hits: number } }> };
+    }>(
+      bearer(SECRETS.ops),
+      `query { conversions(site: "a.example", range: ${range}, goals: [{ event: "Signup" }]) { events visitors revenue { currency amount } }
+        properties(site: "a.example", event: "Signup", key: "seats", range: ${range}) { edges { node { value hits } } } }`,
+    );
+    expect(body.data?.conversions).toEqual([
+      { events: 1, visitors: 1, revenue: [{ currency: 'EUR', amount: '29.90' }] },
+    ]);
+    expect(body.data?.properties.edges).toEqual([{ node: { value: '3', hits: 1 } }]);
+    expect(await total('a.example', '/signup')).toBe(0);
+  });
+
+  it('refuses a bad event with BAD_USER_INPUT naming the field', async () => {
+    const response = await beacon({ key: SITE_KEY, site: 'a.example', page: '/', event: 'x'.repeat(121) });
+    expect(response.status).toBe(400);
+    expect((await errorsOf(response))[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'event' });
+  });
+});

@@ -83,16 +83,38 @@ export type HitInput = {
   count?: number;
   /** Dimension values set explicitly; each wins over the derived one. UTM parameters are derived from the page's own query ("/landing?utm_source=x"). */
   dimensions?: DimensionValuesInput | null | undefined;
+  /** A custom event name (1–120 characters, no control characters), e.g. "Signup". Absent: a pageview. An event is counted in the event collections (events, conversions, properties), not in hits; its visitor counts in the site's visitors. */
+  event?: string | null | undefined;
   /** URL path starting with "/", at most 2,048 characters, no control characters. Compared exactly. */
   page: string;
+  /** The event's properties: at most 30, stored as sent (never send personal data). Only with an event. */
+  props?: Array<PropertyInput> | null | undefined;
   /** The referrer the hit came with (a URL, at most 4,096 characters): its host becomes the source dimension; the referrer itself is not stored. */
   referrer?: string | null | undefined;
+  /** The event's revenue: a decimal amount and an ISO 4217 currency. Only with an event. */
+  revenue?: RevenueInput | null | undefined;
   /** Site identifier, e.g. "example.com": 1–253 characters, no "/", whitespace or control characters. */
   site: string;
   /** The browser's User-Agent (at most 1,024 characters): its browser family, operating system and device class become dimensions; the string itself is not stored. */
   userAgent?: string | null | undefined;
   /** An opaque id of the visitor (e.g. a hashed account id or a first-party cookie): 1–255 characters, no control characters. Only a keyed hash of it is kept, in the visitor sketches; the id itself is never stored. */
   visitor?: string | null | undefined;
+};
+
+/** One property of a custom event. Stored as sent: never send personal data (values that look like e-mail addresses are refused unless EVENT_PROPS_ALLOW_EMAIL=true). */
+export type PropertyInput = {
+  /** The property name: 1–300 characters, no control characters, unique within the event. */
+  key: string;
+  /** The property value: 1–2,000 characters, no control characters. */
+  value: string;
+};
+
+/** A custom event's revenue, summed exactly in the currency's minor units. */
+export type RevenueInput = {
+  /** A non-negative decimal string such as "29.90", with at most as many decimals as the currency has minor-unit digits (2 for EUR, 0 for JPY). */
+  amount: string;
+  /** An ISO 4217 currency code: three capital letters such as "EUR". */
+  currency: string;
 };
 
 export type PageStatsInZoneQueryVariables = Exact<{

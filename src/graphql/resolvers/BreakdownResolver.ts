@@ -10,6 +10,7 @@ import { selectsField } from '../selectsField';
 import { BreakdownConnectionType } from '../types/BreakdownConnectionType';
 import { DimensionEnum } from '../types/DimensionEnum';
 import { TimeRangeInput } from '../types/TimeRangeInput';
+import { toConnection } from './EventResolver';
 
 @Resolver()
 export class BreakdownResolver {
@@ -45,7 +46,19 @@ export class BreakdownResolver {
     })
     after: string | null,
     @Info() info: GraphQLResolveInfo,
+    @Arg('event', () => String, {
+      nullable: true,
+      description:
+        "A custom event name: break down that event's occurrences (conversions by source, country, …) instead of hits; `visitors` is null then.",
+    })
+    event?: string | null,
   ): Promise<BreakdownConnectionType> {
+    if (event != null) {
+      const span = services.events.parseSpan({ site, page, from: range.from, to: range.to, timeZone }, 'breakdown');
+      const paging = services.events.parsePaging(first, after);
+      const totals = await loaders.events.load(span);
+      return { dimension, ...toConnection(services.events.breakdown(totals, event, dimension, paging)) };
+    }
     const parsed = services.breakdown.parse({
       site,
       page,

@@ -6,9 +6,14 @@ import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { DimensionValuesInput } from '../types/DimensionValuesInput';
 import { HitColumnsInput } from '../types/HitColumnsInput';
 import { HitInput } from '../types/HitInput';
+import { PropertyInput } from '../types/PropertyInput';
+import { RevenueInput } from '../types/RevenueInput';
 import {
   CLIENT_IP_DESCRIPTION,
   DIMENSIONS_DESCRIPTION,
+  EVENT_DESCRIPTION,
+  PROPS_DESCRIPTION,
+  REVENUE_DESCRIPTION,
   REFERRER_DESCRIPTION,
   USER_AGENT_DESCRIPTION,
   VISITOR_DESCRIPTION,
@@ -41,10 +46,15 @@ export class HitResolver {
     @Arg('clientIp', () => String, { nullable: true, description: CLIENT_IP_DESCRIPTION }) clientIp?: string | null,
     @Arg('dimensions', () => DimensionValuesInput, { nullable: true, description: DIMENSIONS_DESCRIPTION })
     dimensions?: DimensionValuesInput | null,
+    @Arg('event', () => String, { nullable: true, description: EVENT_DESCRIPTION }) event?: string | null,
+    @Arg('props', () => [PropertyInput], { nullable: true, description: PROPS_DESCRIPTION })
+    props?: PropertyInput[] | null,
+    @Arg('revenue', () => RevenueInput, { nullable: true, description: REVENUE_DESCRIPTION })
+    revenue?: RevenueInput | null,
   ): Promise<RecordedHitType> {
     const key = resolveIdempotencyKey(idempotencyKey, idempotencyKeyHeader, info);
     const hit = await services.ingest.recordHit(
-      { site, page, at, count, visitor, referrer, userAgent, clientIp, dimensions },
+      { site, page, at, count, visitor, referrer, userAgent, clientIp, dimensions, event, props, revenue },
       { idempotencyKey: key },
     );
     return { site: hit.site, page: hit.page, at: new Date(hit.at), count: hit.count };

@@ -4,7 +4,10 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Info, Query, Resolver } from 'type-graphql';
+import { BadUserInputError } from '../../errors/BadUserInputError';
 import { comparisonRequest } from '../../query/comparisonRequest';
+import type { EventSpan } from '../../query/events/EventLoader';
+import { eventSeries, parseEventSeries } from '../../query/events/eventSeries';
 import { checkDayBuckets } from '../../query/parseDimensionFilter';
 import { parseSeriesRequest } from '../../query/parseSeriesRequest';
 import type { Series, SeriesRequest } from '../../query/Series';
@@ -31,6 +34,12 @@ const FILTER = {
   nullable: true,
   description:
     'Only the hits with this value of one dimension (e.g. SOURCE "Google"): DAY, WEEK or MONTH buckets starting at UTC midnight. Visitors of a filtered series are kept for site totals of the dimensions in DIMENSION_VISITORS only (null elsewhere).',
+} as const;
+
+const EVENT = {
+  nullable: true,
+  description:
+    "A custom event name: the series of that event's occurrences (and its distinct visitors) instead of hits. DAY, WEEK or MONTH buckets starting at UTC midnight; not with `filter`.",
 } as const;
 
 /** Where a PageStats selection shows visitors. */
@@ -63,9 +72,10 @@ export class PageStatsResolver {
     @Arg('compare', () => Comparison, COMPARE) compare: Comparison | null,
     @Arg('filter', () => DimensionFilterInput, FILTER) filter: DimensionFilterInput | null,
     @Info() info: GraphQLResolveInfo,
+    @Arg('event', () => String, EVENT) event?: string | null,
   ): Promise<PageStatsType> {
     const input = { site, page, granularity, from: range.from, to: range.to, timeZone, filter };
-    return loadStats(context, input, compare, info);
+    return loadStats(context, input, compare, info, event);
   }
 
   @Query(() => PageStatsType, {
@@ -82,8 +92,10 @@ export class PageStatsResolver {
     @Arg('compare', () => Comparison, COMPARE) compare: Comparison | null,
     @Arg('filter', () => DimensionFilterInput, FILTER) filter: DimensionFilterInput | null,
     @Info() info: GraphQLResolveInfo,
+    @Arg('event', () => String, EVENT) event?: string | null,
   ): Promise<PageStatsType> {
-    return loadStats(context, { site, granularity, from: range.from, to: range.to, timeZone, filter }, compare, info);
+    const input = { site, granularity, from: range.from, to: range.to, timeZone, filter };
+    return loadStats(context, input, compare, info, event);
   }
 }
 
@@ -92,10 +104,20 @@ async function loadStats(
   input: Parameters<typeof parseSeriesRequest>[0],
   compare: Comparison | null,
   info: SelectionInfo,
+  event: string | null | undefined,
 ): Promise<PageStatsType> {
   const visitors = selectsField(info, VISITOR_PATHS);
+  if (event != null && input.filter != null) {
+    throw new BadUserInputError('event and filter cannot be combined: an event series is not broken down', 'filter');
+  }
   const request = parseSeriesRequest({ ...input, visitors }, services.seriesLimits, services.clock());
   const requests: SeriesRequest[] = compare ? [request, comparisonRequest(request, compare)] : [request];
+  if (event != null) {
+    const key = parseEventSeries(requests, event);
+    const load = (span: EventSpan) => loaders.events.load(span);
+    const [series, compared] = await Promise.all(requests.map((r) => eventSeries(r, key, load)));
+    return toPageStats(series as Series, compare && compared ? { kind: compare, series: compared } : undefined);
+  }
   if (request.filter && requests[1]) checkDayBuckets(requests[1], 'the comparison');
   // One loadMany: the comparison joins the same DataLoader batch, so it costs no extra round trip.
   const [series, compared] = (await loaders.stats.series(requests)).map(orThrow);

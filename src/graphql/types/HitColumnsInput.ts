@@ -1,9 +1,11 @@
 import { Field, Float, InputType, Int } from 'type-graphql';
 import { DimensionValuesInput } from './DimensionValuesInput';
+import { PropertyInput } from './PropertyInput';
+import { RevenueInput } from './RevenueInput';
 
 @InputType({
   description:
-    'A batch of hits as columns: sites and pages are sent once each, and hit i is (sites[siteIndex[i]], pages[pageIndex[i]], atMs[i], count[i]). Visitors, referrers, User-Agents, client IPs and explicit dimension values are dictionaries too, each with a per-hit index column (-1: none for that hit; the index column omitted: none for any hit). The same rules as HitInput apply; the payload is smaller and cheaper to parse than one object per hit, and each dictionary entry is validated and derived once.',
+    'A batch of hits as columns: sites and pages are sent once each, and hit i is (sites[siteIndex[i]], pages[pageIndex[i]], atMs[i], count[i]). Visitors, referrers, User-Agents, client IPs, explicit dimension values, event names, property lists and revenues are dictionaries too, each with a per-hit index column (-1: none for that hit; the index column omitted: none for any hit). The same rules as HitInput apply; the payload is smaller and cheaper to parse than one object per hit, and each dictionary entry is validated and derived once.',
 })
 export class HitColumnsInput {
   @Field(() => [String], { description: 'Distinct sites the hits refer to (rules as HitInput.site).' })
@@ -66,4 +68,28 @@ export class HitColumnsInput {
 
   @Field(() => [Int], { nullable: true, description: 'Per hit, an index into dimensions, or -1 for none.' })
   dimensionIndex?: number[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Distinct event names (rules as HitInput.event).' })
+  events?: string[] | null;
+
+  @Field(() => [Int], { nullable: true, description: 'Per hit, an index into events, or -1 for a pageview.' })
+  eventIndex?: number[] | null;
+
+  @Field(() => [[PropertyInput]], {
+    nullable: true,
+    description: 'Distinct property lists (rules as HitInput.props).',
+  })
+  properties?: PropertyInput[][] | null;
+
+  @Field(() => [Int], {
+    nullable: true,
+    description: 'Per hit, an index into properties, or -1 for none (events only).',
+  })
+  propertiesIndex?: number[] | null;
+
+  @Field(() => [RevenueInput], { nullable: true, description: 'Distinct revenues (rules as HitInput.revenue).' })
+  revenues?: RevenueInput[] | null;
+
+  @Field(() => [Int], { nullable: true, description: 'Per hit, an index into revenues, or -1 for none (events only).' })
+  revenueIndex?: number[] | null;
 }

@@ -1,9 +1,14 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { DimensionValuesInput } from './DimensionValuesInput';
+import { PropertyInput } from './PropertyInput';
+import { RevenueInput } from './RevenueInput';
 import {
   CLIENT_IP_DESCRIPTION,
   DIMENSIONS_DESCRIPTION,
+  EVENT_DESCRIPTION,
+  PROPS_DESCRIPTION,
+  REVENUE_DESCRIPTION,
   REFERRER_DESCRIPTION,
   USER_AGENT_DESCRIPTION,
   VISITOR_DESCRIPTION,
@@ -41,4 +46,13 @@ export class HitInput {
 
   @Field(() => DimensionValuesInput, { nullable: true, description: DIMENSIONS_DESCRIPTION })
   dimensions?: DimensionValuesInput | null;
+
+  @Field(() => String, { nullable: true, description: EVENT_DESCRIPTION })
+  event?: string | null;
+
+  @Field(() => [PropertyInput], { nullable: true, description: PROPS_DESCRIPTION })
+  props?: PropertyInput[] | null;
+
+  @Field(() => RevenueInput, { nullable: true, description: REVENUE_DESCRIPTION })
+  revenue?: RevenueInput | null;
 }

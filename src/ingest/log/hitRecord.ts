@@ -5,32 +5,58 @@
  */
 import { DIMENSIONS } from '../../domain/dimensions/Dimension';
 import type { DimensionValues } from '../../domain/dimensions/Dimension';
+import type { HitEvent } from '../../domain/events/HitEvent';
 import type { Hit } from '../../domain/Hit';
 
-type LoggedHit = [site: string, page: string, at: number, count: number, hi: number, lo: number, dims: string[] | 0];
+/**
+ * A hit's row. Events (issue 28) append an eighth element, so records written before events existed (seven) still
+ * replay, as pageviews.
+ */
+type LoggedHit =
+  | [site: string, page: string, at: number, count: number, hi: number, lo: number, dims: string[] | 0]
+  | [site: string, page: string, at: number, count: number, hi: number, lo: number, dims: string[] | 0, LoggedEvent];
+
+/** name, properties as [key, value] pairs, and revenue's currency and minor units (0, 0 without revenue). */
+type LoggedEvent = [name: string, props: Array<[string, string]>, currency: string | 0, minor: number];
 
 /** `hi` of a hit without a visitor: a real hash half is an unsigned 32-bit integer. */
 const NO_VISITOR = -1;
 
 export function encodeHits(hits: readonly Hit[]): Buffer {
-  const rows: LoggedHit[] = hits.map((hit) => [
-    hit.site,
-    hit.page,
-    hit.at,
-    hit.count,
-    hit.visitor ? hit.visitor.hi : NO_VISITOR,
-    hit.visitor ? hit.visitor.lo : 0,
-    hit.dimensions ? DIMENSIONS.map((d) => (hit.dimensions as DimensionValues)[d]) : 0,
-  ]);
+  const rows: LoggedHit[] = hits.map((hit) => {
+    const row: LoggedHit = [
+      hit.site,
+      hit.page,
+      hit.at,
+      hit.count,
+      hit.visitor ? hit.visitor.hi : NO_VISITOR,
+      hit.visitor ? hit.visitor.lo : 0,
+      hit.dimensions ? DIMENSIONS.map((d) => (hit.dimensions as DimensionValues)[d]) : 0,
+    ];
+    const event = hit.event;
+    if (event === undefined) return row;
+    const logged: LoggedEvent = [
+      event.name,
+      event.props.map(([key, value]): [string, string] => [key, value]),
+      event.revenue?.currency ?? 0,
+      event.revenue?.minor ?? 0,
+    ];
+    return [...row, logged] as LoggedHit;
+  });
   return Buffer.from(JSON.stringify(rows));
 }
 
 export function decodeHits(payload: Buffer): Hit[] {
   const rows = JSON.parse(payload.toString('utf8')) as LoggedHit[];
-  return rows.map(([site, page, at, count, hi, lo, dims]) => {
+  return rows.map(([site, page, at, count, hi, lo, dims, event]) => {
     const hit: { -readonly [K in keyof Hit]: Hit[K] } = { site, page, at, count };
     if (hi !== NO_VISITOR) hit.visitor = { hi, lo };
     if (dims !== 0) hit.dimensions = Object.fromEntries(DIMENSIONS.map((d, i) => [d, dims[i]])) as DimensionValues;
+    if (event !== undefined) hit.event = decodeEvent(event);
     return hit;
   });
+}
+
+function decodeEvent([name, props, currency, minor]: LoggedEvent): HitEvent {
+  return currency === 0 ? { name, props } : { name, props, revenue: { currency, minor } };
 }

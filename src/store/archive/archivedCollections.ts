@@ -9,6 +9,8 @@
  * the store's collection names and fails on one missing).
  */
 import { DAILY_COLLECTION } from '../dailyStats';
+import { EVENTS_DAILY_COLLECTION } from '../eventsDaily';
+import { EVENTS_MONTHLY_COLLECTION } from '../eventsMonthly';
 import { IMPRESSION_ITEMS_COLLECTION } from '../impressionItems';
 import { IMPRESSION_PAIRS_COLLECTION } from '../impressionPairs';
 import { MONTHLY_COLLECTION } from '../monthlyStats';
@@ -33,6 +35,8 @@ export const ARCHIVED_COLLECTIONS: readonly ArchivedCollection[] = [
   { name: MONTHLY_COLLECTION, merge: 'add', data: true },
   { name: DAILY_COLLECTION, merge: 'add', data: true },
   { name: SECONDS_COLLECTION, merge: 'add', data: true },
+  { name: EVENTS_MONTHLY_COLLECTION, merge: 'add', data: true },
+  { name: EVENTS_DAILY_COLLECTION, merge: 'add', data: true },
   { name: IMPRESSION_PAIRS_COLLECTION, merge: 'add', data: true },
   { name: IMPRESSION_ITEMS_COLLECTION, merge: 'add', data: true },
   { name: REQUESTS_COLLECTION, merge: 'keep', data: true },

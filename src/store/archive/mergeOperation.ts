@@ -2,7 +2,7 @@
  * The upsert that adds one archived document to the target's document of the same `_id` (a merging restore,
  * collections whose rule is `add`), in one atomic update, so it is exact however the target is written meanwhile:
  * - counters (every numeric field, `d.<dim>.<key>` included): `$inc`;
- * - sketch words (`v.<r>`, `dv.<dim>.<key>.<r>`): `$bit … or`, as ingest writes them (VisitorSketch.merge is the
+ * - sketch words (`v.<r>`, `dv.<dim>.<key>.<r>`, events' `ev.<event>.<r>`): `$bit … or`, as ingest writes them (VisitorSketch.merge is the
  *   same OR);
  * - packed forms, which no update operator can combine (compactPastPeriods): a packed sketch `vz` / `dvz.<dim>.<key>`
  *   is unpacked and ORed into `v` / `dv.<dim>.<key>`, packed counters `dz.<dim>` are unpacked and added to
@@ -51,6 +51,7 @@ export function mergeOperation(document: Document, targeting: Targeting): AnyBul
     else if (field === 'vz') orPackedSketch(changes, 'v', value);
     else if (field === 'dv') forEachValueOf(value, (path, sketch) => orSketchFields(changes, `dv.${path}`, sketch));
     else if (field === 'dvz') forEachValueOf(value, (path, bytes) => orPackedSketch(changes, `dv.${path}`, bytes));
+    else if (field === 'ev') for (const [name, sketch] of entries(value)) orSketchFields(changes, `ev.${name}`, sketch);
     else if (field === 'dz') for (const [dimension, bytes] of entries(value)) addPacked(changes, dimension, bytes);
     else addLeaves(changes, field, value);
   }

@@ -38,6 +38,20 @@ describe('fingerprint', () => {
       false,
     ],
     ['count matters', [{ site: 's', page: '/', count: 2 }], [{ site: 's', page: '/', count: 3 }], false],
+    ['an event matters', [{ site: 's', page: '/' }], [{ site: 's', page: '/', event: 'A' }], false],
+    ['the event name matters', [{ site: 's', page: '/', event: 'A' }], [{ site: 's', page: '/', event: 'B' }], false],
+    [
+      'properties matter',
+      [{ site: 's', page: '/', event: 'A', props: [{ key: 'k', value: '1' }] }],
+      [{ site: 's', page: '/', event: 'A', props: [{ key: 'k', value: '2' }] }],
+      false,
+    ],
+    [
+      'revenue matters',
+      [{ site: 's', page: '/', event: 'A', revenue: { amount: '1.00', currency: 'EUR' } }],
+      [{ site: 's', page: '/', event: 'A', revenue: { amount: '1.00', currency: 'USD' } }],
+      false,
+    ],
   ])('%s', (_label, a, b, same) => {
     expect(fingerprint('recordHits', a) === fingerprint('recordHits', b)).toBe(same);
   });

@@ -33,7 +33,15 @@ describe('PageRollup admission', () => {
 
 describe('completeRollup', () => {
   it.each([
-    ['adds up', 5, { '/a': 3, '%2E': 2 }, new Map([['/a', 3], ['.', 2]])],
+    [
+      'adds up',
+      5,
+      { '/a': 3, '%2E': 2 },
+      new Map([
+        ['/a', 3],
+        ['.', 2],
+      ]),
+    ],
     ['an empty day with no rollup', 0, undefined, new Map()],
     ['zero counters are skipped', 3, { '/a': 3, '/b': 0 }, new Map([['/a', 3]])],
     ['short of the total (a capped page)', 6, { '/a': 3, '/b': 2 }, undefined],

@@ -1,0 +1,230 @@
+/**
+ * The event queries (issue 28): events (names ranked by count), properties (one property's values for one event),
+ * breakdown with `event` (an event's counts per dimension value) and conversions (goals: an event, or pages matched
+ * by a pattern). Arguments are parsed here; counts come from the request's EventLoader; rankings reuse the
+ * breakdown's keyset paging, so the connections page and tie-break exactly as breakdowns do.
+ */
+import type { Dimension } from '../../domain/dimensions/Dimension';
+import { dimensionKey } from '../../domain/dimensions/dimensionKey';
+import { currencyDigits } from '../../domain/events/currencyDigits';
+import { fromMinorUnits } from '../../domain/events/minorUnits';
+import { parsePageGoal } from '../../domain/events/pageGoal';
+import type { PageMatcher } from '../../domain/events/pageGoal';
+import { parseEventName } from '../../domain/events/parseEvent';
+import { parsePage } from '../../domain/parsePage';
+import { parseSite } from '../../domain/parseSite';
+import { SITE_TOTAL_PAGE } from '../../domain/siteTotal';
+import { VISITOR_PRECISION } from '../../domain/visitors/VisitorPrecision';
+import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
+import { BadUserInputError } from '../../errors/BadUserInputError';
+import type { SitePageDocument, SitePageFields } from '../../store/SitePageScan';
+import type { BreakdownQuery, BreakdownResult } from '../BreakdownQuery';
+import { decodeBreakdownCursor } from '../breakdownCursor';
+import { countedDays } from '../countedDays';
+import { parseTimeZone } from '../parseTimeZone';
+import { periodPieces } from '../periodPieces';
+import { mergeStored } from '../seriesVisitors';
+import type { EventSpan } from './EventLoader';
+import type { EventTotals } from './EventTotals';
+
+export interface EventSpanArgs {
+  readonly site: string;
+  readonly page?: string | null | undefined;
+  readonly from: Date;
+  readonly to: Date;
+  readonly timeZone?: string | null | undefined;
+}
+
+export interface Paging {
+  readonly first: number;
+  readonly after?: ReturnType<typeof decodeBreakdownCursor> | undefined;
+}
+
+export interface GoalArgs {
+  readonly event?: string | null | undefined;
+  readonly page?: string | null | undefined;
+}
+
+export interface Money {
+  readonly currency: string;
+  /** A decimal string with the currency's minor-unit digits: "29.90". */
+  readonly amount: string;
+}
+
+export interface Conversion {
+  readonly goal: string;
+  readonly events: number;
+  readonly visitors: number | null;
+  readonly conversionRate: number | null;
+  readonly revenue: readonly Money[];
+}
+
+/** Page documents of a site on some dates, with their visitor sketches (SitePageScan). */
+export interface SitePageVisitorsReader {
+  forEachPage(
+    site: string,
+    dates: readonly number[],
+    fields: SitePageFields,
+    onDocument: (doc: SitePageDocument) => void,
+    options: { readonly visitors: boolean },
+  ): Promise<void>;
+}
+
+/** Where conversions read: the request's event loader and the site's visitors over a span. */
+export interface ConversionSources {
+  readonly events: (span: EventSpan) => Promise<EventTotals>;
+  readonly siteVisitors: (span: EventSpan) => Promise<number>;
+}
+
+export const MAX_GOALS = 20;
+
+type Goal =
+  | { readonly kind: 'event'; readonly name: string }
+  | { readonly kind: 'page'; readonly pattern: string; readonly matches: PageMatcher };
+
+export class EventQueries {
+  constructor(
+    private readonly ranking: BreakdownQuery,
+    private readonly limits: { readonly maxDays: number },
+    private readonly pages: SitePageVisitorsReader,
+  ) {}
+
+  /** The span a query counts: the UTC days covering the range's local days (as breakdowns count). */
+  parseSpan(args: EventSpanArgs, field: string): EventSpan {
+    const site = parseSite(args.site);
+    const page = args.page == null ? SITE_TOTAL_PAGE : parsePage(args.page);
+    const zone = parseTimeZone(args.timeZone);
+    const days = countedDays(zone, args.from, args.to, {
+      maxDays: this.limits.maxDays,
+      field,
+      setting: 'QUERY_MAX_BUCKETS',
+    });
+    return { site, page, from: days.utcFrom, to: days.utcTo };
+  }
+
+  parsePaging(first: number, after: string | null | undefined): Paging {
+    return {
+      first: this.ranking.parseFirst(first),
+      after: after == null ? undefined : decodeBreakdownCursor(after),
+    };
+  }
+
+  /** Event names ranked by count, with each name's converting visitors. */
+  events(totals: EventTotals, paging: Paging): BreakdownResult {
+    return this.ranking.rank(
+      { request: totals, hits: totals.counts(), visitorsOf: (key) => totals.visitors(key) },
+      paging,
+    );
+  }
+
+  /** One property's values for one event, ranked by count. */
+  properties(totals: EventTotals, event: string, key: string, paging: Paging): BreakdownResult {
+    const name = parseEventName(event, () => 'event');
+    if (key.length === 0) throw new BadUserInputError('key must not be empty', 'key');
+    return this.ranking.rank(
+      { request: totals, hits: totals.propertyCounts(dimensionKey(name), dimensionKey(key)) },
+      paging,
+    );
+  }
+
+  /** One event's counts per value of a dimension (conversions by source, country, …). */
+  breakdown(totals: EventTotals, event: string, dimension: Dimension, paging: Paging): BreakdownResult {
+    const name = parseEventName(event, () => 'event');
+    return this.ranking.rank({ request: totals, hits: totals.dimensionCounts(dimensionKey(name), dimension) }, paging);
+  }
+
+  parseGoals(goals: readonly GoalArgs[]): Goal[] {
+    if (goals.length > MAX_GOALS) {
+      throw new BadUserInputError(`goals must hold at most ${MAX_GOALS} goals, got ${goals.length}`, 'goals');
+    }
+    return goals.map((goal, i) => {
+      const field = `goals[${i}]`;
+      if ((goal.event == null) === (goal.page == null)) {
+        throw new BadUserInputError(
+          `${field} must set exactly one of event and page, got ${goal.event == null ? 'neither' : 'both'}`,
+          field,
+        );
+      }
+      if (goal.event != null) return { kind: 'event', name: parseEventName(goal.event, () => `${field}.event`) };
+      const pattern = goal.page as string;
+      return { kind: 'page', pattern, matches: parsePageGoal(pattern, `${field}.page`) };
+    });
+  }
+
+  /**
+   * Each goal's events (occurrences, or page hits), converting visitors and revenue over the span, and its
+   * conversion rate: the goal's visitors over the site's visitors of the same span (null without visitors).
+   */
+  async conversions(span: EventSpan, goals: readonly Goal[], sources: ConversionSources): Promise<Conversion[]> {
+    const siteSpan = { ...span, page: SITE_TOTAL_PAGE };
+    const hasEvents = goals.some((g) => g.kind === 'event');
+    const pageGoals = goals.filter((g): g is Extract<Goal, { kind: 'page' }> => g.kind === 'page');
+    const [totals, siteVisitors, pageTotals] = await Promise.all([
+      hasEvents ? sources.events(span) : undefined,
+      sources.siteVisitors(siteSpan),
+      pageGoals.length > 0 ? this.pageGoalTotals(span, pageGoals) : undefined,
+    ]);
+    const rate = (visitors: number): number | null => (siteVisitors > 0 ? Math.min(1, visitors / siteVisitors) : null);
+    return goals.map((goal) => {
+      if (goal.kind === 'event') {
+        const key = dimensionKey(goal.name);
+        const events = (totals as EventTotals).counts().get(key) ?? 0;
+        const visitors = events === 0 ? 0 : (totals as EventTotals).visitors(key);
+        const revenue = [...(totals as EventTotals).revenue(key)]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([currency, minor]) => ({ currency, amount: fromMinorUnits(minor, currencyDigits(currency)) }));
+        return { goal: goal.name, events, visitors, conversionRate: rate(visitors), revenue };
+      }
+      const found = (pageTotals as Map<Goal, PageGoalTotal>).get(goal) as PageGoalTotal;
+      const visitors = Math.round(found.sketch.estimate());
+      return {
+        goal: `Visit ${goal.pattern}`,
+        events: found.hits,
+        visitors,
+        conversionRate: rate(visitors),
+        revenue: [],
+      };
+    });
+  }
+
+  /**
+   * Hits and visitors of the pages each page goal matches: the site's page documents of the span (whole months
+   * from monthly documents, other days from daily ones: two finds, as topPages reads), each matched against every
+   * goal, sketches ORed at page precision.
+   */
+  private async pageGoalTotals(
+    span: EventSpan,
+    goals: ReadonlyArray<Extract<Goal, { kind: 'page' }>>,
+  ): Promise<Map<Goal, PageGoalTotal>> {
+    const pieces = periodPieces(span.from, span.to);
+    if (pieces === undefined) throw new RangeError('a goal span must be whole UTC days');
+    const totals = new Map<Goal, PageGoalTotal>(
+      goals.map((goal) => [goal, { hits: 0, sketch: VisitorSketch.empty(VISITOR_PRECISION.pageDay) }]),
+    );
+    const onDocument = (doc: SitePageDocument): void => {
+      let hits = 0;
+      for (const field of [doc.daily, doc.hourly]) {
+        if (field === undefined) continue;
+        for (const key in field) hits += Number(field[key] ?? 0);
+      }
+      for (const goal of goals) {
+        if (!goal.matches(doc.page)) continue;
+        const total = totals.get(goal) as PageGoalTotal;
+        total.hits += hits;
+        mergeStored(total.sketch, doc.v, doc.vz);
+      }
+    };
+    const months = pieces.filter((p) => p.level === 'month').map((p) => p.start);
+    const days = pieces.filter((p) => p.level === 'day').map((p) => p.start);
+    await Promise.all([
+      this.pages.forEachPage(span.site, months, { kind: 'monthly' }, onDocument, { visitors: true }),
+      this.pages.forEachPage(span.site, days, { kind: 'hourly' }, onDocument, { visitors: true }),
+    ]);
+    return totals;
+  }
+}
+
+interface PageGoalTotal {
+  hits: number;
+  readonly sketch: VisitorSketch;
+}

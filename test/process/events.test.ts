@@ -1,0 +1,186 @@
+/**
+ * Issue 28 on the built server as a person runs it (its own embedded database, API keys from a keys file, the
+ * ingest log on: INGEST_ACK=log, its embedded default): events with every field (name, properties, revenue,
+ * visitor, referrer, User-Agent, client address, explicit dimensions) through recordHit, recordHits and
+ * recordHitColumns, a keyed request sent twice, and the beacon; read back through events, properties, conversions
+ * and breakdown(event:) against an independent recount. After a restart on the same data the counts are the same.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { httpGraphql } from '../support/httpGraphql';
+import type { HttpGraphqlReply } from '../support/httpGraphql';
+import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
+import type { ServerProcess } from '../support/serverProcess';
+import { bearer, KEYS_JSON, SECRETS } from '../support/testKeys';
+import { waitFor } from '../support/waitFor';
+
+const SITE = 'shop.example';
+const OPS = bearer(SECRETS.ops);
+const DAY = Date.UTC(2026, 9, 5);
+const iso = (t: number): string => new Date(t).toISOString();
+const RANGE = { from: iso(DAY), to: iso(DAY + 86_400_000) };
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+let dataDir: string;
+let server: ServerProcess;
+let base: string;
+
+const gql = async <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
+  const reply: HttpGraphqlReply<T> = await httpGraphql<T>(`${base}/graphql`, query, variables, OPS);
+  if (reply.body.errors) throw new Error(JSON.stringify(reply.body.errors));
+  return reply.body.data as T;
+};
+
+async function start(): Promise<void> {
+  server = startServer({
+    TALLY_DATA_DIR: dataDir,
+    TALLY_KEYS_FILE: path.join(dataDir, 'keys.json'),
+    INGEST_ACK: 'log',
+    FLUSH_WINDOW_MS: '100',
+  });
+  base = await waitUntilServing(server);
+}
+
+const READ = `query($site: String!, $range: TimeRangeInput!) {
+  events(site: $site, range: $range) { edges { node { value hits visitors } } }
+  props: properties(site: $site, event: "Purchase", key: "plan", range: $range) { edges { node { value hits } } }
+  sources: breakdown(site: $site, dimension: SOURCE, event: "Purchase", range: $range) { edges { node { value hits } } }
+  countries: breakdown(site: $site, dimension: COUNTRY, event: "Purchase", range: $range) { edges { node { value hits } } }
+  conversions(site: $site, range: $range, goals: [{ event: "Purchase" }, { page: "/shop/**" }]) {
+    goal events visitors conversionRate revenue { currency amount }
+  }
+}`;
+
+interface Read {
+  events: { edges: Array<{ node: { value: string; hits: number; visitors: number } }> };
+  props: { edges: Array<{ node: { value: string; hits: number } }> };
+  sources: { edges: Array<{ node: { value: string; hits: number } }> };
+  countries: { edges: Array<{ node: { value: string; hits: number } }> };
+  conversions: Array<{
+    goal: string;
+    events: number;
+    visitors: number;
+    conversionRate: number;
+    revenue: Array<{ currency: string; amount: string }>;
+  }>;
+}
+
+/** What the mutations below send, recounted by hand: 2 + 3 + 2 Purchases, 1 Signup; 4 pageviews on /shop/…. */
+const EXPECTED_EVENTS = [
+  ['Purchase', 7],
+  ['Signup', 1],
+];
+
+beforeAll(async () => {
+  assertBuilt();
+  dataDir = temporaryDataDir('events');
+  fs.writeFileSync(path.join(dataDir, 'keys.json'), KEYS_JSON);
+  await start();
+  const at = iso(DAY + 3_600_000);
+  const every = {
+    site: SITE,
+    page: '/shop/checkout',
+    at,
+    visitor: 'customer-1',
+    referrer: 'https://www.google.com/search?q=x',
+    userAgent: CHROME,
+    clientIp: '81.2.69.160',
+    dimensions: { country: 'DE' },
+  };
+  await gql(
+    `mutation($r: RevenueInput) { recordHit(site: "${SITE}", page: "/shop/checkout", at: "${at}", count: 2, visitor: "customer-1",
+      referrer: "https://www.google.com/", userAgent: "${CHROME}", clientIp: "81.2.69.160", dimensions: { country: "DE" },
+      event: "Purchase", props: [{ key: "plan", value: "pro" }], revenue: $r) { count } }`,
+    { r: { amount: '19.99', currency: 'EUR' } },
+  );
+  const hits = [
+    {
+      ...every,
+      event: 'Purchase',
+      count: 3,
+      props: [{ key: 'plan', value: 'free' }],
+      revenue: { amount: '5', currency: 'USD' },
+    },
+    { ...every, visitor: 'customer-2', event: 'Signup', props: [{ key: 'plan', value: 'pro' }] },
+    { ...every, page: '/shop/a', visitor: 'customer-3' },
+    { ...every, page: '/shop/b/c', visitor: 'customer-4', dimensions: { country: 'FR' } },
+  ];
+  // A keyed request and its retry: counted once.
+  for (let i = 0; i < 2; i++) {
+    await gql(`mutation($h: [HitInput!]!) { recordHits(hits: $h, idempotencyKey: "events-process") { accepted } }`, {
+      h: hits,
+    });
+  }
+  await gql(`mutation($c: HitColumnsInput!) { recordHitColumns(columns: $c) { accepted } }`, {
+    c: {
+      sites: [SITE],
+      pages: ['/shop/x', '/shop/checkout'],
+      pageIndex: [0, 1, 0],
+      atMs: [DAY + 7_200_000, DAY + 7_200_000, DAY + 7_200_000],
+      count: [1, 2, 1],
+      visitors: ['customer-5'],
+      visitorIndex: [0, 0, 0],
+      referrers: ['https://news.example/item'],
+      referrerIndex: [0, 0, 0],
+      events: ['Purchase'],
+      eventIndex: [-1, 0, -1],
+      properties: [[{ key: 'plan', value: 'pro' }]],
+      propertiesIndex: [-1, 0, -1],
+      revenues: [{ amount: '0.01', currency: 'EUR' }],
+      revenueIndex: [-1, 0, -1],
+    },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  if (server && server.child.exitCode === null && server.child.signalCode === null) {
+    expect(await stopWith(server, 'SIGTERM')).toBe(0);
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function expectRecount(read: Read): void {
+  expect(read.events.edges.map((e) => [e.node.value, e.node.hits])).toEqual(EXPECTED_EVENTS);
+  expect(read.events.edges.map((e) => e.node.visitors)).toEqual([2, 1]);
+  expect(read.props.edges.map((e) => [e.node.value, e.node.hits])).toEqual([
+    ['pro', 4],
+    ['free', 3],
+  ]);
+  expect(new Map(read.sources.edges.map((e) => [e.node.value, e.node.hits]))).toEqual(
+    new Map([
+      ['Google', 5],
+      ['news.example', 2],
+    ]),
+  );
+  expect(read.countries.edges.map((e) => [e.node.value, e.node.hits])).toEqual([
+    ['DE', 5],
+    ['(unknown)', 2],
+  ]);
+  const [purchase, shop] = read.conversions;
+  // 19.99 × 2 + 0.01 × 2 EUR; 5 × 3 USD. Site visitors: customers 1 to 5.
+  expect(purchase).toEqual({
+    goal: 'Purchase',
+    events: 7,
+    visitors: 2,
+    conversionRate: 0.4,
+    revenue: [
+      { currency: 'EUR', amount: '40.00' },
+      { currency: 'USD', amount: '15.00' },
+    ],
+  });
+  expect(shop).toMatchObject({ goal: 'Visit /shop/**', events: 4, visitors: 3, conversionRate: 0.6 });
+}
+
+describe('events on the built server', () => {
+  it('reads back every source as recounted, and again after a restart', async () => {
+    const read = await waitFor(() => gql<Read>(READ, { site: SITE, range: RANGE }), {
+      what: 'the ingest log windows written',
+      timeoutMs: 30_000,
+      until: (r) => r.events.edges.length === 2 && r.events.edges[0]?.node.hits === 7 && r.conversions[1]?.events === 4,
+    });
+    expectRecount(read);
+    expect(await stopWith(server, 'SIGTERM')).toBe(0);
+    await start();
+    expectRecount(await gql<Read>(READ, { site: SITE, range: RANGE }));
+  }, 120_000);
+});
