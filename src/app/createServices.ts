@@ -42,6 +42,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       secondsRetentionMs: config.seconds.enabled ? config.seconds.retentionHours * HOUR_MS : undefined,
       siteTotals: config.dashboards.siteTotals,
       dimensionVisitors,
+      retention: config.retention,
     },
     clock,
     live: new LiveSeriesHub(counters, { clock, logger, intervalMs: LIVE_POLL_INTERVAL_MS }),

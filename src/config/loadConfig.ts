@@ -315,11 +315,7 @@ function retention(env: Env): RetentionSettings {
   const days = optionalInteger(env, 'RETENTION_DAYS', 1, MAX_RETENTION_DAYS);
   // Dropping a day's document drops its minutes: a shorter RETENTION_DAYS would make RETENTION_MINUTES_DAYS a lie.
   if (minutesDays !== undefined && days !== undefined && days < minutesDays) {
-    throw new ConfigError(
-      'RETENTION_DAYS',
-      `at least RETENTION_MINUTES_DAYS (${minutesDays}) or unset`,
-      String(days),
-    );
+    throw new ConfigError('RETENTION_DAYS', `at least RETENTION_MINUTES_DAYS (${minutesDays}) or unset`, String(days));
   }
   return { minutesDays, days };
 }

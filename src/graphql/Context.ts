@@ -1,6 +1,7 @@
 /** Per-request GraphQL context: shared services, who is asking, and a fresh set of DataLoaders (never module-level). */
 import type { Principal } from '../auth/Principal';
 import { StatsLoader } from '../query/StatsLoader';
+import { ResponseNotes } from './ResponseNotes';
 import type { Services } from './Services';
 
 export interface Loaders {
@@ -15,6 +16,8 @@ export interface Context {
   readonly principal: Principal;
   /** The `Idempotency-Key` HTTP header, if the request had exactly one. */
   readonly idempotencyKeyHeader?: string | undefined;
+  /** What the response's `extensions` should say (responseNotesPlugin). */
+  readonly notes: ResponseNotes;
 }
 
 export function createContext(
@@ -27,6 +30,7 @@ export function createContext(
     services,
     principal,
     loaders: { stats: new StatsLoader(services.seriesReader) },
+    notes: new ResponseNotes(),
     idempotencyKeyHeader: Array.isArray(header) ? header.join(', ') : header,
   };
 }

@@ -60,6 +60,9 @@ import { isAbsorbed, markProjection } from './FlushMark';
 import type { FlushMark } from './FlushMark';
 import type { PendingUpdates } from './PendingUpdates';
 import type { Logger } from '../logging/createLogger';
+import { RETENTION_GRACE_MS, retentionCutoffs } from '../time/retentionCutoffs';
+import type { RetentionCutoffs, RetentionSettings } from '../time/retentionCutoffs';
+import { applyRetention } from './applyRetention';
 
 export interface PageDay {
   readonly site: string;
@@ -80,6 +83,8 @@ export interface CounterStoreOptions {
   readonly secondsRetentionMs?: number | undefined;
   /** Where the retention mode (TTL index or sweep) is logged once. */
   readonly logger?: Logger | undefined;
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS: what applyRetention drops. */
+  readonly retention?: RetentionSettings | undefined;
 }
 
 interface Collections {
@@ -102,8 +107,11 @@ export class CounterStore {
   private readonly logger: Logger | undefined;
   /** The retention sweep's view: expired ids found on the background connection, deleted through the writer. */
   private readonly expiring: ExpiringCollection;
-  /** Where compaction reads documents: the background connection. */
-  private readonly finders: Pick<Collections, 'daily' | 'monthly'>;
+  /** Where compaction and retention read documents: the background connection. */
+  private readonly finders: Collections;
+  private readonly retention: RetentionSettings;
+  /** The cutoffs the last complete retention run applied. */
+  private retained: RetentionCutoffs | undefined;
   readonly nominations = new CompactionNominations();
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
@@ -122,12 +130,13 @@ export class CounterStore {
     this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
     this.logger = options.logger;
     this.bulk = bulkUpsertOptions(database.policy, options.writeConcern);
-    const finder = secondsCollection(database.backgroundDb());
     this.finders = {
       daily: dailyCollection(database.backgroundDb()),
       monthly: monthlyCollection(database.backgroundDb()),
+      seconds: secondsCollection(database.backgroundDb()),
     };
-    this.expiring = expiringSeconds(finder, this.writers.seconds, sweepPlanFor(database.policy.reads));
+    this.expiring = expiringSeconds(this.finders.seconds, this.writers.seconds, sweepPlanFor(database.policy.reads));
+    this.retention = options.retention ?? {};
   }
 
   async ensureIndexes(): Promise<void> {
@@ -190,6 +199,35 @@ export class CounterStore {
       }
     }
     return compacted;
+  }
+
+  /**
+   * Drops what retention no longer keeps at `now` (applyRetention), with RETENTION_GRACE_MS of delay behind what
+   * queries read as dropped; resolves with how many documents were deleted or trimmed. A run whose cutoffs equal the
+   * last complete run's does nothing: the cutoffs move once a day.
+   */
+  async applyRetention(now: number, context: SweepContext): Promise<number> {
+    const cutoffs = retentionCutoffs(now - RETENTION_GRACE_MS, this.retention);
+    const last = this.retained;
+    if (last && last.minutesFrom === cutoffs.minutesFrom && last.daysFrom === cutoffs.daysFrom) return 0;
+    try {
+      const run = await applyRetention({ daily: this.target('daily'), seconds: this.target('seconds') }, cutoffs, {
+        reads: this.policy.reads,
+        context,
+        since: last,
+      });
+      if (!context.stopped()) this.retained = cutoffs;
+      return run.days + run.minutes + run.seconds;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  private target(level: 'daily' | 'seconds'): { finder: Collection<Document>; writer: Collection<Document> } {
+    return {
+      finder: this.finders[level] as unknown as Collection<Document>,
+      writer: this.writers[level] as unknown as Collection<Document>,
+    };
   }
 
   /** Whether every document of `batch` absorbed one of the mark's attempts (reads each collection once). */

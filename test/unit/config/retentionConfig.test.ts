@@ -9,9 +9,18 @@ describe('retention settings', () => {
   it.each([
     [{ RETENTION_MINUTES_DAYS: '30' }, { minutesDays: 30, days: undefined }],
     [{ RETENTION_DAYS: '400' }, { minutesDays: undefined, days: 400 }],
-    [{ RETENTION_MINUTES_DAYS: '7', RETENTION_DAYS: '7' }, { minutesDays: 7, days: 7 }],
-    [{ RETENTION_MINUTES_DAYS: '7', RETENTION_DAYS: '365' }, { minutesDays: 7, days: 365 }],
-    [{ RETENTION_MINUTES_DAYS: '', RETENTION_DAYS: '' }, { minutesDays: undefined, days: undefined }],
+    [
+      { RETENTION_MINUTES_DAYS: '7', RETENTION_DAYS: '7' },
+      { minutesDays: 7, days: 7 },
+    ],
+    [
+      { RETENTION_MINUTES_DAYS: '7', RETENTION_DAYS: '365' },
+      { minutesDays: 7, days: 365 },
+    ],
+    [
+      { RETENTION_MINUTES_DAYS: '', RETENTION_DAYS: '' },
+      { minutesDays: undefined, days: undefined },
+    ],
   ])('reads %j', (env, expected) => {
     expect(loadConfig(env).retention).toEqual(expected);
   });
