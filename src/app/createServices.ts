@@ -56,6 +56,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,
     }),
+    deletions: stores.deletions,
     breakdown: new BreakdownQuery({
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,

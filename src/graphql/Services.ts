@@ -9,6 +9,7 @@ import type { SeriesReader } from '../query/SeriesReader';
 import type { TopPagesQuery } from '../query/TopPagesQuery';
 import type { EngineInfo } from '../store/EngineInfo';
 import type { CounterStore } from '../store/CounterStore';
+import type { Deletions } from '../store/Deletions';
 
 export interface Services {
   readonly version: string;
@@ -28,4 +29,6 @@ export interface Services {
   readonly topPages: TopPagesQuery;
   /** A dimension's values ranked by hits (issue 20). */
   readonly breakdown: BreakdownQuery;
+  /** Deletions of sites and pages (issue 30): requests recorded here, carried out by a background job. */
+  readonly deletions: Deletions;
 }

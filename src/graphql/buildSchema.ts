@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import type { PubSub } from 'type-graphql';
 import { BreakdownResolver } from './resolvers/BreakdownResolver';
+import { DeletionResolver } from './resolvers/DeletionResolver';
 import { HitResolver } from './resolvers/HitResolver';
 import { ImpressionResolver } from './resolvers/ImpressionResolver';
 import { PageStatsLiveResolver } from './resolvers/PageStatsLiveResolver';
@@ -22,6 +23,7 @@ export const resolvers = [
   ImpressionResolver,
   TopPagesResolver,
   BreakdownResolver,
+  DeletionResolver,
 ] as const;
 
 /**

@@ -112,6 +112,8 @@ export interface HitPipeline {
   answerWaiting(): Promise<void>;
   /** The last call before the caller closes the database: drain(), and anything unexpected is logged, not thrown. */
   close(): Promise<void>;
+  /** Stops preallocating a site's (or one page's) documents: they are being deleted (store/Deletions). */
+  forget(site: string, page?: string): void;
 }
 
 export async function openHitPipeline(
@@ -260,6 +262,10 @@ export async function openHitPipeline(
       await committer.drain();
     },
     answerWaiting: () => committer.drain(),
+    forget: (site, page) => {
+      planner?.forget(site, page);
+      secondsPlanner?.forget(site, page);
+    },
     close: async () => {
       await windows?.close().catch((error: unknown) => logger.error({ err: error }, 'the ingest log did not close'));
       await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));

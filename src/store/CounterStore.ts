@@ -63,6 +63,8 @@ import type { Logger } from '../logging/createLogger';
 import { RETENTION_GRACE_MS, retentionCutoffs } from '../time/retentionCutoffs';
 import type { RetentionCutoffs, RetentionSettings } from '../time/retentionCutoffs';
 import { applyRetention } from './applyRetention';
+import { deleteOwnerDocuments } from './deleteOwnerDocuments';
+import type { DeletionTarget } from './deletionRequests';
 
 export interface PageDay {
   readonly site: string;
@@ -223,7 +225,25 @@ export class CounterStore {
     }
   }
 
-  private target(level: 'daily' | 'seconds'): { finder: Collection<Document>; writer: Collection<Document> } {
+  /** Deletes every counter document of a site or page (deleteOwnerDocuments); resolves with the counts per collection. */
+  async deleteOwner(target: DeletionTarget, context: SweepContext): Promise<Map<string, number>> {
+    const levels = [
+      [DAILY_COLLECTION, 'daily'],
+      [MONTHLY_COLLECTION, 'monthly'],
+      [SECONDS_COLLECTION, 'seconds'],
+    ] as const;
+    try {
+      return await deleteOwnerDocuments(
+        levels.map(([name, level]) => ({ name, ...this.target(level) })),
+        target,
+        { reads: this.policy.reads, context },
+      );
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  private target(level: keyof Collections): { finder: Collection<Document>; writer: Collection<Document> } {
     return {
       finder: this.finders[level] as unknown as Collection<Document>,
       writer: this.writers[level] as unknown as Collection<Document>,
