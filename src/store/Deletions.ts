@@ -71,14 +71,7 @@ export class Deletions {
     try {
       for (const deletion of await pendingDeletions(this.collection)) {
         if (context.stopped()) break;
-        this.observer.starting?.(deletion);
-        const counts = await this.counters.deleteOwner(deletion, context);
-        if (context.stopped()) break;
-        for (const [collection, documents] of counts) {
-          deleted += documents;
-          this.observer.deleted?.(collection, documents);
-        }
-        await completeDeletion(this.collection, deletion);
+        deleted += totalOf(await this.carryOut(deletion, context));
       }
       this.seen = await countPendingDeletions(this.collection);
     } catch (error) {
@@ -86,4 +79,27 @@ export class Deletions {
     }
     return deleted;
   }
+
+  /**
+   * Deletes one target's documents and then its request (`tally delete` runs its own this way); resolves with the
+   * documents deleted per collection. Stopped part-way, the request stays pending.
+   */
+  async carryOut(deletion: PendingDeletion, context: SweepContext): Promise<Map<string, number>> {
+    this.observer.starting?.(deletion);
+    const counts = await this.counters.deleteOwner(deletion, context);
+    for (const [collection, documents] of counts) this.observer.deleted?.(collection, documents);
+    if (context.stopped()) return counts;
+    try {
+      await completeDeletion(this.collection, deletion);
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+    return counts;
+  }
+}
+
+function totalOf(counts: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const documents of counts.values()) total += documents;
+  return total;
 }
