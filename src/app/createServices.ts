@@ -61,6 +61,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,
       dimensionVisitors,
+      retention: config.retention,
     }),
   };
 }

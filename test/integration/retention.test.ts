@@ -151,6 +151,27 @@ describe('retention', () => {
   it('answers the same null points and note after the job has run', async () => {
     await checkQueries();
   });
+
+  it('refuses a breakdown over dropped days instead of counting them as nothing', async () => {
+    const breakdown = (from: string, to = '2026-11-27T00:00:00Z') =>
+      app.graphql<{ breakdown: { totalCount: number } | null }>(
+        `query($from: DateTime!, $to: DateTime!) {
+          breakdown(site: "${SITE}", dimension: SOURCE, range: { from: $from, to: $to }) { totalCount }
+        }`,
+        { from, to },
+      );
+    const refused = await breakdown('2026-11-21T00:00:00Z');
+    expect(refused.body.data?.breakdown).toBeNull();
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(refused.body.errors?.[0]?.message).toBe(
+      'breakdown counts days before 2026-11-22T00:00:00.000Z whose daily documents RETENTION_DAYS dropped, got a ' +
+        'span from 2026-11-21T00:00:00.000Z; start the range at 2026-11-22T00:00:00.000Z, or count only whole UTC months before it',
+    );
+    expect((await breakdown('2026-11-22T00:00:00Z')).body.errors).toBeUndefined();
+    // Whole months before the cutoff are read from their monthly documents; part of the cutoff's month is not.
+    expect((await breakdown('2026-10-01T00:00:00Z', '2026-11-01T00:00:00Z')).body.errors).toBeUndefined();
+    expect((await breakdown('2026-11-01T00:00:00Z')).body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
 });
 
 describe('applyRetention, whatever the engine reads by', () => {

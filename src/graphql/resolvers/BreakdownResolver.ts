@@ -56,6 +56,7 @@ export class BreakdownResolver {
       first,
       after,
       visitors: selectsField(info, [['edges', 'node', 'visitors']]),
+      now: services.clock(),
     });
     const result = services.breakdown.rank(await loaders.stats.breakdown(parsed.request), parsed);
     return {
