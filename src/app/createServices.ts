@@ -55,6 +55,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
     topPages: new TopPagesQuery(stores.sitePages, {
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,
+      retention: config.retention,
     }),
     deletions: stores.deletions,
     breakdown: new BreakdownQuery({

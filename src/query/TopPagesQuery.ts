@@ -11,6 +11,9 @@ import { BadUserInputError } from '../errors/BadUserInputError';
 import { parseSite } from '../domain/parseSite';
 import type { SitePageDocument, SitePageFields } from '../store/SitePageScan';
 import { counterPieces } from './counterPieces';
+import { counterPieceDropped } from './retainedDetail';
+import { retentionCutoffs } from '../time/retentionCutoffs';
+import type { RetentionSettings } from '../time/retentionCutoffs';
 import { countedDays } from './countedDays';
 import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
@@ -34,6 +37,8 @@ export interface TopPagesArgs {
   readonly timeZone?: string | null | undefined;
   readonly first: number;
   readonly after?: string | null | undefined;
+  /** The server clock: counters retention dropped at this instant are refused; absent: no check. */
+  readonly now?: number | undefined;
 }
 
 export interface TopPagesResult extends ImpressionConnection<PageHits> {
@@ -54,6 +59,8 @@ export interface TopPagesLimits {
   readonly maxPageSize: number;
   /** Largest number of days a ranking may span. */
   readonly maxDays: number;
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS; absent: everything is kept. */
+  readonly retention?: RetentionSettings | undefined;
 }
 
 export class TopPagesQuery {
@@ -72,6 +79,18 @@ export class TopPagesQuery {
       field: 'topPages',
       setting: 'QUERY_MAX_BUCKETS',
     });
+    if (args.now !== undefined && this.limits.retention !== undefined) {
+      const cutoffs = retentionCutoffs(args.now, this.limits.retention);
+      // UTC days come from months (always kept); a zone's boundary hours and minutes from daily documents.
+      if (counterPieces(from, to).some((piece) => counterPieceDropped(piece, cutoffs))) {
+        throw new BadUserInputError(
+          `topPages in ${zone} reads hours or minutes of days whose counters retention dropped ` +
+            `(RETENTION_DAYS, RETENTION_MINUTES_DAYS), got a range from ${args.from.toISOString()}; ` +
+            'use timeZone "UTC" or a range of kept days',
+          'range',
+        );
+      }
+    }
     const totals = await this.sumPages(site, from, to);
     const ranked = [...totals]
       .filter(([, hits]) => hits > 0)

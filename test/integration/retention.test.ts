@@ -152,6 +152,23 @@ describe('retention', () => {
     await checkQueries();
   });
 
+  it('refuses topPages that would read dropped hours, and answers it from months in UTC', async () => {
+    const topPages = (timeZone: string) =>
+      app.graphql<{ topPages: { edges: Array<{ node: { page: string; hits: number } }> } | null }>(
+        `query($tz: String!) {
+          topPages(site: "${SITE}", range: { from: "2026-11-18T00:00:00Z", to: "2026-11-27T00:00:00Z" }, timeZone: $tz) {
+            edges { node { page hits } }
+          }
+        }`,
+        { tz: timeZone },
+      );
+    const utc = await topPages('UTC');
+    expect(utc.body.data?.topPages?.edges).toEqual([{ node: { page: '/a', hits: 20 } }]);
+    const berlin = await topPages('Europe/Berlin');
+    expect(berlin.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(berlin.body.errors?.[0]?.message).toContain('topPages in Europe/Berlin reads hours or minutes of days');
+  });
+
   it('refuses a breakdown over dropped days instead of counting them as nothing', async () => {
     const breakdown = (from: string, to = '2026-11-27T00:00:00Z') =>
       app.graphql<{ breakdown: { totalCount: number } | null }>(

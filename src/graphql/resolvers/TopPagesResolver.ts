@@ -36,7 +36,15 @@ export class TopPagesResolver {
     after: string | null,
     @Info() info: GraphQLResolveInfo,
   ): Promise<TopPagesConnectionType> {
-    const result = await services.topPages.topPages({ site, from: range.from, to: range.to, timeZone, first, after });
+    const result = await services.topPages.topPages({
+      site,
+      from: range.from,
+      to: range.to,
+      timeZone,
+      first,
+      after,
+      now: services.clock(),
+    });
     const { visitorsFrom, visitorsTo } = result;
     const visitors = selectsField(info, [['edges', 'node', 'visitors']])
       ? await loaders.stats.spanVisitors(
