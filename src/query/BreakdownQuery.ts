@@ -21,8 +21,7 @@ import { parseTimeZone } from './parseTimeZone';
 import { OTHER } from '../domain/dimensions/dimensionMarkers';
 import { retentionCutoffs } from '../time/retentionCutoffs';
 import type { RetentionCutoffs, RetentionSettings } from '../time/retentionCutoffs';
-import { periodPieces } from './periodPieces';
-import { periodPieceDropped } from './retainedDetail';
+import { spanDropped } from './retainedDetail';
 
 export interface BreakdownArgs {
   readonly site: string;
@@ -195,8 +194,7 @@ function valueOf(key: string): string {
  * dashboard's other panels answer), saying which span still answers: from the cutoff on, or whole UTC months.
  */
 function checkRetainedDays(from: number, to: number, cutoffs: RetentionCutoffs): void {
-  const dropped = (periodPieces(from, to) ?? []).some((piece) => periodPieceDropped(piece, cutoffs));
-  if (!dropped) return;
+  if (!spanDropped(from, to, cutoffs)) return;
   const first = new Date(cutoffs.daysFrom).toISOString();
   throw new BadUserInputError(
     `breakdown counts days before ${first} whose daily documents RETENTION_DAYS dropped, got a span from ` +

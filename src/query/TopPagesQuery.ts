@@ -11,7 +11,7 @@ import { BadUserInputError } from '../errors/BadUserInputError';
 import { parseSite } from '../domain/parseSite';
 import type { SitePageDocument, SitePageFields } from '../store/SitePageScan';
 import { counterPieces } from './counterPieces';
-import { counterPieceDropped } from './retainedDetail';
+import { counterPieceDropped, spanDropped } from './retainedDetail';
 import { retentionCutoffs } from '../time/retentionCutoffs';
 import type { RetentionSettings } from '../time/retentionCutoffs';
 import { countedDays } from './countedDays';
@@ -53,6 +53,8 @@ export interface TopPagesResult extends ImpressionConnection<PageHits> {
    */
   readonly visitorsFrom: number;
   readonly visitorsTo: number;
+  /** Retention dropped day sketches of that span: pages' visitors have no answer (null, never a low guess). */
+  readonly visitorsDropped: boolean;
 }
 
 export interface TopPagesLimits {
@@ -79,8 +81,11 @@ export class TopPagesQuery {
       field: 'topPages',
       setting: 'QUERY_MAX_BUCKETS',
     });
-    if (args.now !== undefined && this.limits.retention !== undefined) {
-      const cutoffs = retentionCutoffs(args.now, this.limits.retention);
+    const cutoffs =
+      args.now !== undefined && this.limits.retention !== undefined
+        ? retentionCutoffs(args.now, this.limits.retention)
+        : undefined;
+    if (cutoffs !== undefined) {
       // UTC days come from months (always kept); a zone's boundary hours and minutes from daily documents.
       if (counterPieces(from, to).some((piece) => counterPieceDropped(piece, cutoffs))) {
         throw new BadUserInputError(
@@ -105,6 +110,7 @@ export class TopPagesQuery {
       to,
       visitorsFrom: utcFrom,
       visitorsTo: utcTo,
+      visitorsDropped: cutoffs !== undefined && spanDropped(utcFrom, utcTo, cutoffs),
     };
   }
 

@@ -10,6 +10,7 @@
 import { startOfDay } from '../time/buckets';
 import type { RetentionCutoffs } from '../time/retentionCutoffs';
 import type { CounterPiece } from './counterPieces';
+import { periodPieces } from './periodPieces';
 import type { PeriodPiece } from './periodPieces';
 
 export function counterPieceDropped(piece: CounterPiece, cutoffs: RetentionCutoffs): boolean {
@@ -32,6 +33,11 @@ export function periodPieceDropped(piece: PeriodPiece, cutoffs: RetentionCutoffs
     case 'minute':
       return startOfDay(piece.start) < cutoffs.minutesFrom;
   }
+}
+
+/** Whether the sketch periods of a span of whole UTC days (months, then days) include one retention dropped. */
+export function spanDropped(from: number, to: number, cutoffs: RetentionCutoffs): boolean {
+  return (periodPieces(from, to) ?? []).some((piece) => periodPieceDropped(piece, cutoffs));
 }
 
 /** A second-level bucket (SECOND series) lives in the minute document of its UTC day. */

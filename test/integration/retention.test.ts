@@ -153,17 +153,22 @@ describe('retention', () => {
   });
 
   it('refuses topPages that would read dropped hours, and answers it from months in UTC', async () => {
-    const topPages = (timeZone: string) =>
-      app.graphql<{ topPages: { edges: Array<{ node: { page: string; hits: number } }> } | null }>(
-        `query($tz: String!) {
-          topPages(site: "${SITE}", range: { from: "2026-11-18T00:00:00Z", to: "2026-11-27T00:00:00Z" }, timeZone: $tz) {
-            edges { node { page hits } }
+    const topPages = (timeZone: string, from = '2026-11-18T00:00:00Z') =>
+      app.graphql<{
+        topPages: { edges: Array<{ node: { page: string; hits: number; visitors: number | null } }> } | null;
+      }>(
+        `query($tz: String!, $from: DateTime!) {
+          topPages(site: "${SITE}", range: { from: $from, to: "2026-11-27T00:00:00Z" }, timeZone: $tz) {
+            edges { node { page hits visitors } }
           }
         }`,
-        { tz: timeZone },
+        { tz: timeZone, from },
       );
     const utc = await topPages('UTC');
-    expect(utc.body.data?.topPages?.edges).toEqual([{ node: { page: '/a', hits: 20 } }]);
+    // Hits from months; visitors would need the dropped days' sketches (18–21 November).
+    expect(utc.body.data?.topPages?.edges).toEqual([{ node: { page: '/a', hits: 20, visitors: null } }]);
+    const kept = await topPages('UTC', '2026-11-22T00:00:00Z');
+    expect(kept.body.data?.topPages?.edges).toEqual([{ node: { page: '/a', hits: 12, visitors: 5 } }]);
     const berlin = await topPages('Europe/Berlin');
     expect(berlin.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(berlin.body.errors?.[0]?.message).toContain('topPages in Europe/Berlin reads hours or minutes of days');

@@ -46,11 +46,12 @@ export class TopPagesResolver {
       now: services.clock(),
     });
     const { visitorsFrom, visitorsTo } = result;
-    const visitors = selectsField(info, [['edges', 'node', 'visitors']])
-      ? await loaders.stats.spanVisitors(
-          result.edges.map(({ node }) => ({ site, page: node.page, from: visitorsFrom, to: visitorsTo })),
-        )
-      : [];
+    const visitors =
+      selectsField(info, [['edges', 'node', 'visitors']]) && !result.visitorsDropped
+        ? await loaders.stats.spanVisitors(
+            result.edges.map(({ node }) => ({ site, page: node.page, from: visitorsFrom, to: visitorsTo })),
+          )
+        : [];
     return {
       edges: result.edges.map((edge, i) => {
         const counted = visitors[i];
