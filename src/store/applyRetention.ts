@@ -64,7 +64,7 @@ export async function applyRetention(
     targets.daily.finder,
     {
       what: 'daily documents past retention',
-      filter: { _id: { $lt: minutesKey } },
+      filter: dailyFilter(minutesKey, daysKey, sinceKey),
       matches: (id) => id < minutesKey && (dropped(id) || !visited(id)),
     },
     { reads, context },
@@ -101,6 +101,14 @@ export async function applyRetention(
     },
   );
   return { days, minutes, seconds };
+}
+
+/** `matches` as `_id` ranges: every id of a dropped day, and the ids of trimmed days not visited before. */
+function dailyFilter(minutesKey: string, daysKey: string | undefined, sinceKey: string | undefined): Document {
+  const lows = [daysKey, sinceKey].filter((key): key is string => key !== undefined).sort();
+  const low = lows[lows.length - 1];
+  const trimmed: Document = { _id: { ...(low === undefined ? {} : { $gte: low }), $lt: minutesKey } };
+  return daysKey === undefined ? trimmed : { $or: [{ _id: { $lt: daysKey } }, trimmed] };
 }
 
 /** The `_id` every document of a day before `day` sorts below; undefined for -Infinity (nothing is dropped). */

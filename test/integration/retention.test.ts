@@ -244,3 +244,33 @@ describe('applyRetention, whatever the engine reads by', () => {
     },
   );
 });
+
+describe('applyRetention after an earlier run', () => {
+  it.each(['shardKeyRanges', 'idList'] as const)(
+    'unsets only the minutes of days that crossed since, and deletes every dropped day (reading by %s)',
+    async (reads) => {
+      const db = app.database.db;
+      const daily = db.collection(`retention_since_${reads}_daily`);
+      const seconds = db.collection(`retention_since_${reads}_seconds`);
+      const days = ['20260301', '20260302', '20260303', '20260304', '20260305'];
+      await daily.insertMany(
+        days.map((day) => ({ _id: `${day}/${SITE}/a`, daily: 1, minute: { 1: { 2: 1 } } })) as never,
+      );
+      const at = (day: string): number => Date.parse(`${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}T00:00:00Z`);
+      const since = { minutesFrom: at('20260303'), daysFrom: at('20260301') };
+      const cutoffs = { minutesFrom: at('20260305'), daysFrom: at('20260302') };
+      const targets = { daily: { finder: daily, writer: daily }, seconds: { finder: seconds, writer: seconds } };
+      const run = await applyRetention(targets, cutoffs, { reads, context: CONTEXT, since });
+      // 1 March is dropped; 3 and 4 March crossed the minutes cutoff since; 2 March was trimmed before (left alone:
+      // its minutes here stand for what a late hit wrote again, which queries read as dropped all the same).
+      expect(run).toEqual({ days: 1, minutes: 2, seconds: 0 });
+      const left = await daily.find({}).sort({ _id: 1 }).toArray();
+      expect(left.map((doc) => [String(doc._id).slice(0, 8), doc.minute !== undefined])).toEqual([
+        ['20260302', true],
+        ['20260303', false],
+        ['20260304', false],
+        ['20260305', true],
+      ]);
+    },
+  );
+});
