@@ -26,7 +26,13 @@ const DAYS = ['18', '19', '20', '21', '22', '23', '24', '25', '26'];
 let app: TestApp;
 
 interface SeriesBody {
-  data?: { pageStats: { total: number | null; points: Array<{ hits: number | null; visitors?: number | null }> } };
+  data?: {
+    pageStats: {
+      total: number | null;
+      visitors?: number | null;
+      points: Array<{ hits: number | null; visitors?: number | null }>;
+    };
+  };
   errors?: unknown[];
   extensions?: { retention?: { minuteCountersFrom: string; dailyDocumentsFrom: string; nullPoints: number } };
 }
@@ -38,7 +44,7 @@ async function series(granularity: string, from: string, to: string, visitors = 
     body: JSON.stringify({
       query: `query($site: String!, $from: DateTime!, $to: DateTime!, $g: Granularity!) {
         pageStats(site: $site, page: "/a", range: { from: $from, to: $to }, granularity: $g) {
-          total points { hits ${visitors ? 'visitors' : ''} }
+          total ${visitors ? 'visitors' : ''} points { hits ${visitors ? 'visitors' : ''} }
         }
       }`,
       variables: { site: SITE, from, to, g: granularity },
@@ -109,6 +115,10 @@ describe('retention', () => {
       { hits: 2, visitors: 1 },
     ]);
     expect(visitors.extensions?.retention?.nullPoints).toBe(2);
+    // The range's visitors would be the union of those day sketches too: null, never the kept days' alone.
+    expect(visitors.data?.pageStats.visitors).toBeNull();
+    const keptVisitors = await series('DAY', '2026-11-22T00:00:00Z', '2026-11-24T00:00:00Z', true);
+    expect(keptVisitors.data?.pageStats.visitors).toBe(2);
   };
 
   it('answers null with a note for dropped detail before the job has run', async () => {
