@@ -24,6 +24,7 @@ import { startBackgroundJobs } from './app/startBackgroundJobs';
 import { startHttp } from './app/startHttp';
 import type { AppHooks, Http } from './app/startHttp';
 import type { Database } from './store/connectDatabase';
+import type { Sweep } from './store/ttlOrSweep';
 import { startEmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 import type { EmbeddedDatabase } from './store/embedded/startEmbeddedDatabase';
 export type { AppHooks };
@@ -86,9 +87,19 @@ export async function startApp(
       signal,
       ingestLogDir: await ingestLogDir(config),
     });
-    const { database, pipeline } = stores;
+    const { database, pipeline, deletions } = stores;
     ready = { services: createServices(config, stores, clock, logger), database };
-    const jobs = startBackgroundJobs(pipeline.jobs, clock, logger, metrics);
+    const deletionJob: Sweep = {
+      what: 'deletions of sites and pages',
+      intervalMs: config.sweepIntervalMs,
+      sweep: (_now, context) => deletions.run(context),
+    };
+    const jobs = startBackgroundJobs(
+      { ...pipeline.jobs, sweeps: [...pipeline.jobs.sweeps, deletionJob] },
+      clock,
+      logger,
+      metrics,
+    );
     http.announceReady();
 
     const { live } = ready.services;

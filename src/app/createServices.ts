@@ -36,6 +36,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
     maxPageSize: config.dashboards.topPagesMaxPage,
     maxDays: config.query.maxBuckets,
     dimensionVisitors,
+    retention: config.retention,
   });
   return {
     version: readVersion(),
@@ -49,6 +50,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       secondsRetentionMs: config.seconds.enabled ? config.seconds.retentionHours * HOUR_MS : undefined,
       siteTotals: config.dashboards.siteTotals,
       dimensionVisitors,
+      retention: config.retention,
     },
     clock,
     live: new LiveSeriesHub(counters, { clock, logger, intervalMs: LIVE_POLL_INTERVAL_MS }),
@@ -61,9 +63,11 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
     topPages: new TopPagesQuery(stores.sitePages, {
       maxPageSize: config.dashboards.topPagesMaxPage,
       maxDays: config.query.maxBuckets,
+      retention: config.retention,
     }),
     breakdown,
     events: new EventQueries(breakdown, { maxDays: config.query.maxBuckets }, stores.sitePages),
     eventStore: new EventStore(database),
+    deletions: stores.deletions,
   };
 }

@@ -21,6 +21,7 @@ import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
 import { connectDatabase } from '../store/connectDatabase';
 import type { Database } from '../store/connectDatabase';
+import { Deletions } from '../store/Deletions';
 import { ImpressionStore } from '../store/ImpressionStore';
 import { SitePageScan } from '../store/SitePageScan';
 import { isUnavailable } from '../store/translateDriverError';
@@ -29,6 +30,8 @@ import { countFlushRetry, flushObserver } from './pipelineMetrics';
 export interface Stores {
   readonly database: Database;
   readonly pipeline: HitPipeline;
+  /** Deletions of sites and pages, run by a background job (app/startBackgroundJobs). */
+  readonly deletions: Deletions;
   readonly impressions: ImpressionStore;
   readonly sitePages: SitePageScan;
 }
@@ -109,7 +112,12 @@ async function prepare(
     await impressions.ensureIndexes();
     const sitePages = new SitePageScan(database);
     await sitePages.ensureIndexes();
-    return { database, pipeline, impressions, sitePages };
+    const deletions = new Deletions(database, pipeline.counters, {
+      starting: (target) => pipeline.forget(target.site, target.page),
+      deleted: (collection, documents) => metrics.deletedDocuments.inc({ collection }, documents),
+    });
+    metrics.watchDeletions(() => deletions.pending);
+    return { database, pipeline, impressions, sitePages, deletions };
   } catch (error) {
     // The next attempt opens the ingest log again: this one lets go of it (what it holds is replayed then).
     await pipeline.close();

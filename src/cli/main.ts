@@ -4,6 +4,7 @@
  * `src/cli/<name>Command.ts` as `run<Name>Command(args): Promise<number>`, returning the exit code; add it
  * to COMMANDS to wire it in.
  */
+import { runDeleteCommand } from './deleteCommand';
 import { runDumpCommand } from './dumpCommand';
 import { runImportCommand } from './importCommand';
 import type { CommandIo } from './importCommand';
@@ -41,6 +42,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   migrate: {
     summary: 'copy every collection into another database (--to URI), streamed',
     run: (args, signal) => runMigrateCommand(args, processIo(signal)),
+  },
+  delete: {
+    summary: "delete a site's (or one page's) stored counts (--site S [--page P])",
+    run: (args, signal) => runDeleteCommand(args, processIo(signal)),
   },
   key: {
     summary: 'make an API key (prints the secret once and its keys-file entry)',

@@ -19,6 +19,7 @@ import {
   MAX_DIMENSION_FIELD_BYTES,
 } from '../store/dimensionDocumentBytes';
 import type { EmbeddedEngine } from '../store/embedded/EmbeddedDatabase';
+import type { RetentionSettings } from '../time/retentionCutoffs';
 import { parseTrustProxy } from './parseTrustProxy';
 import type { TrustProxy } from './parseTrustProxy';
 
@@ -58,8 +59,10 @@ export interface Config {
   readonly metricsHost: string;
   readonly dashboards: DashboardsConfig;
   readonly idempotency: IdempotencyConfig;
-  /** How often expiry sweeps run where the database has no TTL indexes (SWEEP_INTERVAL_MS). */
+  /** How often expiry sweeps run where the database has no TTL indexes (SWEEP_INTERVAL_MS); retention, deletions too. */
   readonly sweepIntervalMs: number;
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS (issue 30): off unless set. */
+  readonly retention: RetentionSettings;
   /** Heap the cache of parsed GraphQL documents may hold, in bytes; 0: no cache (GRAPHQL_DOCUMENT_CACHE_MB). */
   readonly documentCacheBytes: number;
   readonly visitors: VisitorsConfig;
@@ -302,11 +305,25 @@ function readConfig(env: Env): Config {
       waitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 600_000),
     },
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 300_000, 1_000, 86_400_000),
+    retention: retention(env),
     documentCacheBytes: integer(env, 'GRAPHQL_DOCUMENT_CACHE_MB', 16, 0, 4_096) * 1024 * 1024,
     visitors: { saltRotation: oneOf(env, 'VISITOR_SALT_ROTATION', SALT_ROTATIONS, 'day') },
     dimensions: dimensions(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** Longest retention that can be set: a hundred years. */
+const MAX_RETENTION_DAYS = 36_500;
+
+function retention(env: Env): RetentionSettings {
+  const minutesDays = optionalInteger(env, 'RETENTION_MINUTES_DAYS', 1, MAX_RETENTION_DAYS);
+  const days = optionalInteger(env, 'RETENTION_DAYS', 1, MAX_RETENTION_DAYS);
+  // Dropping a day's document drops its minutes: a shorter RETENTION_DAYS would make RETENTION_MINUTES_DAYS a lie.
+  if (minutesDays !== undefined && days !== undefined && days < minutesDays) {
+    throw new ConfigError('RETENTION_DAYS', `at least RETENTION_MINUTES_DAYS (${minutesDays}) or unset`, String(days));
+  }
+  return { minutesDays, days };
 }
 
 /** Default DIMENSION_VISITORS: the dimensions with few values, where per-value visitors cost least. */
@@ -403,6 +420,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(name, `an integer from ${min} to ${max}`, raw);
   }
   return value;
+}
+
+/** An integer setting without a default: undefined when unset or empty. */
+function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  return integer(env, name, min, min, max);
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

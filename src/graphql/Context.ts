@@ -2,6 +2,7 @@
 import type { Principal } from '../auth/Principal';
 import { EventLoader } from '../query/events/EventLoader';
 import { StatsLoader } from '../query/StatsLoader';
+import { ResponseNotes } from './ResponseNotes';
 import type { Services } from './Services';
 
 export interface Loaders {
@@ -18,6 +19,8 @@ export interface Context {
   readonly principal: Principal;
   /** The `Idempotency-Key` HTTP header, if the request had exactly one. */
   readonly idempotencyKeyHeader?: string | undefined;
+  /** What the response's `extensions` should say (responseNotesPlugin). */
+  readonly notes: ResponseNotes;
 }
 
 export function createContext(
@@ -30,6 +33,7 @@ export function createContext(
     services,
     principal,
     loaders: { stats: new StatsLoader(services.seriesReader), events: new EventLoader(services.eventStore) },
+    notes: new ResponseNotes(),
     idempotencyKeyHeader: Array.isArray(header) ? header.join(', ') : header,
   };
 }

@@ -11,6 +11,7 @@ import type { SeriesReader } from '../query/SeriesReader';
 import type { TopPagesQuery } from '../query/TopPagesQuery';
 import type { EngineInfo } from '../store/EngineInfo';
 import type { CounterStore } from '../store/CounterStore';
+import type { Deletions } from '../store/Deletions';
 
 export interface Services {
   readonly version: string;
@@ -34,4 +35,6 @@ export interface Services {
   readonly events: EventQueries;
   /** Where the request's EventLoader reads event documents. */
   readonly eventStore: EventDocumentReader;
+  /** Deletions of sites and pages (issue 30): requests recorded here, carried out by a background job. */
+  readonly deletions: Deletions;
 }

@@ -6,6 +6,7 @@ import type { PubSub } from 'type-graphql';
 import { BreakdownResolver } from './resolvers/BreakdownResolver';
 import { FirstDayResolver } from './resolvers/FirstDayResolver';
 import { EventResolver } from './resolvers/EventResolver';
+import { DeletionResolver } from './resolvers/DeletionResolver';
 import { HitResolver } from './resolvers/HitResolver';
 import { ImpressionResolver } from './resolvers/ImpressionResolver';
 import { PageStatsLiveResolver } from './resolvers/PageStatsLiveResolver';
@@ -26,6 +27,7 @@ export const resolvers = [
   BreakdownResolver,
   FirstDayResolver,
   EventResolver,
+  DeletionResolver,
 ] as const;
 
 /**

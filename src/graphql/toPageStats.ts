@@ -30,7 +30,7 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
           from: new Date(compared.series.from),
           to: new Date(compared.series.to),
           total: compared.series.total,
-          change: compared.series.total === 0 ? null : (series.total - compared.series.total) / compared.series.total,
+          change: change(series.total, compared.series.total),
           ...spanFields(compared.series),
           visitorsChange:
             visitors === null || earlier === null || earlier === 0 ? null : (visitors - earlier) / earlier,
@@ -41,6 +41,11 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
         }
       : null,
   };
+}
+
+function change(current: number | null, earlier: number | null): number | null {
+  if (current === null || earlier === null || earlier === 0) return null;
+  return (current - earlier) / earlier;
 }
 
 function spanFields(series: Series): { visitors: number | null; visitorsFrom: Date | null; visitorsTo: Date | null } {

@@ -5,6 +5,7 @@
  */
 import type { Dimension } from '../domain/dimensions/Dimension';
 import type { HitLimits } from '../domain/Hit';
+import type { RetentionSettings } from '../time/retentionCutoffs';
 import type { SaltRotation } from './saltPeriod';
 
 export interface HitPipelineSettings {
@@ -39,5 +40,7 @@ export interface HitPipelineSettings {
     /** COUNTRY_DATABASE: a `.mmdb` file; undefined: the bundled database. */
     readonly countryDatabase: string | undefined;
   };
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS: a background job drops older detail (issue 30). */
+  readonly retention: RetentionSettings;
   readonly idempotency: { readonly windowHours: number; readonly leaseMs: number; readonly waitMs: number };
 }

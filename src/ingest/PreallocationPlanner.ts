@@ -76,6 +76,14 @@ export class PreallocationPlanner {
     return due;
   }
 
+  /** Stops tracking a site's pages (`page` absent) or one page: its data is being deleted (issue 30). */
+  forget(site: string, page?: string): void {
+    const prefix = `${site}\u0000`;
+    const gone = (key: string): boolean => (page === undefined ? key.startsWith(prefix) : key === `${prefix}${page}`);
+    for (const key of [...this.waiting.keys()]) if (gone(key)) this.waiting.delete(key);
+    for (const key of [...this.done]) if (gone(key)) this.done.delete(key);
+  }
+
   get trackedPages(): number {
     return this.waiting.size + this.done.size;
   }

@@ -10,7 +10,7 @@
  *   (flushDeadlineMs, from MONGODB_TIMEOUT_MS): a write that outlives it is given up, so no flush holds a slot for ever.
  * - Jobs: one expiry sweep per expiring collection whose expiry mode came out 'sweep' (none where a TTL index
  *   expires it), the compaction of visitor sketches and dimension counters once their period is over (on every
- *   engine), one preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE
+ *   engine), retention where RETENTION_MINUTES_DAYS or RETENTION_DAYS is set, one preallocation per kind switched on, each writing at most PREALLOCATED_DOCUMENTS_PER_WRITE
  *   documents per command. Nothing starts them here: a server runs them (app/startBackgroundJobs), a one-off import does not.
  * - The Database belongs to the caller: close() writes what is pending and leaves the database open.
  *   Indexes exist before open resolves; a database lost meanwhile rejects it (the caller decides to wait again).
@@ -32,6 +32,7 @@ import type { Sweep } from '../store/ttlOrSweep';
 import { ensureVisitorSecret } from '../store/visitorSecret';
 import { VisitorSaltStore } from '../store/VisitorSaltStore';
 import { HOUR_MS } from '../time/buckets';
+import { retainsEverything } from '../time/retentionCutoffs';
 import { createFlushWriter, flushDeadlineMs } from './createFlushWriter';
 import type { FlushRetry } from './createFlushWriter';
 import { GroupCommitter } from './GroupCommitter';
@@ -59,6 +60,8 @@ const WINDOW_PART_DOCUMENTS = 500;
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where expiry is a sweep, it runs this often unless told otherwise (SWEEP_INTERVAL_MS); so do salt deletions. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** The retention job's name in logs and metrics (`tally_swept_documents_total{what}`). */
+export const RETENTION_JOB = 'detail past RETENTION_MINUTES_DAYS and RETENTION_DAYS';
 /** Documents one preallocation write creates at most: a flush waits behind one such write at most. */
 const PREALLOCATED_DOCUMENTS_PER_WRITE = 240;
 
@@ -111,6 +114,8 @@ export interface HitPipeline {
   answerWaiting(): Promise<void>;
   /** The last call before the caller closes the database: drain(), and anything unexpected is logged, not thrown. */
   close(): Promise<void>;
+  /** Stops preallocating a site's (or one page's) documents: they are being deleted (store/Deletions). */
+  forget(site: string, page?: string): void;
 }
 
 export async function openHitPipeline(
@@ -121,7 +126,12 @@ export async function openHitPipeline(
   const { clock, logger } = options;
   const secondsRetentionMs = settings.seconds.retentionHours * HOUR_MS;
   const { writeConcern } = settings.ingest;
-  const counters = new CounterStore(database, { writeConcern, secondsRetentionMs, logger });
+  const counters = new CounterStore(database, {
+    writeConcern,
+    secondsRetentionMs,
+    logger,
+    retention: settings.retention,
+  });
   const ledger = new RequestLedger(database, {
     windowMs: settings.idempotency.windowHours * HOUR_MS,
     writeConcern: writeConcern === undefined ? undefined : { w: writeConcern as number },
@@ -143,6 +153,9 @@ export async function openHitPipeline(
     intervalMs,
     sweep: (now, context) => counters.compactPastPeriods(now, context),
   });
+  if (!retainsEverything(settings.retention)) {
+    sweeps.push({ what: RETENTION_JOB, intervalMs, sweep: (now, context) => counters.applyRetention(now, context) });
+  }
   if ((await ledger.ensureIndexes()) === 'sweep') {
     const sweep: Sweep['sweep'] = (now, context) => ledger.sweep(now, context);
     sweeps.push({ what: 'idempotency keys', intervalMs, sweep });
@@ -258,6 +271,10 @@ export async function openHitPipeline(
       await committer.drain();
     },
     answerWaiting: () => committer.drain(),
+    forget: (site, page) => {
+      planner?.forget(site, page);
+      secondsPlanner?.forget(site, page);
+    },
     close: async () => {
       await windows?.close().catch((error: unknown) => logger.error({ err: error }, 'the ingest log did not close'));
       await committer.drain().catch((error: unknown) => logger.error({ err: error }, 'pending hits not written'));

@@ -32,6 +32,10 @@ export interface Metrics {
   readonly ingestLogBytes: Gauge;
   readonly ingestLogWindows: Gauge;
   watchIngestLog(read: () => { readonly bytes: number; readonly windows: number }): void;
+  /** Deletions of sites and pages (issue 30): pending as last seen, read at each scrape (`watchDeletions`). */
+  readonly deletionsPending: Gauge;
+  readonly deletedDocuments: Counter<'collection'>;
+  watchDeletions(read: () => number): void;
 }
 
 /** Seconds, from 1 ms to 30 s: flushes and background steps, where a stall is seconds long. */
@@ -41,6 +45,7 @@ const COUNT_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 
 
 export function createMetrics(): Metrics {
   let ingestLog: (() => { readonly bytes: number; readonly windows: number }) | undefined;
+  let deletions: (() => number) | undefined;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tally_' });
   return {
@@ -152,6 +157,24 @@ export function createMetrics(): Metrics {
     }),
     watchIngestLog(read) {
       ingestLog = read;
+    },
+    deletionsPending: new Gauge({
+      name: 'tally_deletions_pending',
+      help: 'Deletions of sites and pages (deleteSite, deletePage, tally delete) asked for and not done yet, as this instance last saw them.',
+      registers: [registry],
+      collect() {
+        const pending = deletions?.();
+        if (pending !== undefined) this.set(pending);
+      },
+    }),
+    deletedDocuments: new Counter({
+      name: 'tally_deleted_documents_total',
+      help: 'Counter documents deleted by deletions of sites and pages, by collection.',
+      labelNames: ['collection'],
+      registers: [registry],
+    }),
+    watchDeletions(read) {
+      deletions = read;
     },
   };
 }

@@ -19,6 +19,9 @@ import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
 import { parseTimeZone } from './parseTimeZone';
 import { OTHER } from '../domain/dimensions/dimensionMarkers';
+import { retentionCutoffs } from '../time/retentionCutoffs';
+import type { RetentionCutoffs, RetentionSettings } from '../time/retentionCutoffs';
+import { spanDropped } from './retainedDetail';
 
 export interface BreakdownArgs {
   readonly site: string;
@@ -33,6 +36,8 @@ export interface BreakdownArgs {
   readonly after?: string | null | undefined;
   /** Visitors per value were asked for. */
   readonly visitors: boolean;
+  /** The server clock: days dropped by RETENTION_DAYS at this instant are refused; absent: no check. */
+  readonly now?: number | undefined;
 }
 
 export interface BreakdownLimits {
@@ -41,6 +46,8 @@ export interface BreakdownLimits {
   readonly maxDays: number;
   /** Dimensions whose site documents keep per-value sketches (DIMENSION_VISITORS). */
   readonly dimensionVisitors: ReadonlySet<Dimension>;
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS; absent: everything is kept. */
+  readonly retention?: RetentionSettings | undefined;
 }
 
 export interface ParsedBreakdown {
@@ -85,6 +92,9 @@ export class BreakdownQuery {
       field: 'breakdown',
       setting: 'QUERY_MAX_BUCKETS',
     });
+    if (args.now !== undefined && this.limits.retention !== undefined) {
+      checkRetainedDays(days.utcFrom, days.utcTo, retentionCutoffs(args.now, this.limits.retention));
+    }
     const visitors = args.visitors && page === SITE_TOTAL_PAGE && this.limits.dimensionVisitors.has(args.dimension);
     return {
       request: { site, page, dimension: args.dimension, from: days.utcFrom, to: days.utcTo, visitors },
@@ -184,4 +194,19 @@ function valueOf(key: string): string {
   } catch {
     return key;
   }
+}
+
+/**
+ * A breakdown sums whole months from monthly documents and the other days from daily documents: one of those days
+ * dropped by RETENTION_DAYS would count as nothing, so the breakdown is refused instead (null with an error; the
+ * dashboard's other panels answer), saying which span still answers: from the cutoff on, or whole UTC months.
+ */
+function checkRetainedDays(from: number, to: number, cutoffs: RetentionCutoffs): void {
+  if (!spanDropped(from, to, cutoffs)) return;
+  const first = new Date(cutoffs.daysFrom).toISOString();
+  throw new BadUserInputError(
+    `breakdown counts days before ${first} whose daily documents RETENTION_DAYS dropped, got a span from ` +
+      `${new Date(from).toISOString()}; start the range at ${first}, or count only whole UTC months before it`,
+    'range',
+  );
 }

@@ -30,7 +30,8 @@ export class LiveSubscription implements AsyncIterableIterator<LiveUpdate> {
       snapshot: snapshot || this.pending?.snapshot === true,
       from: series.from,
       to: series.to,
-      total: series.total,
+      // Live requests carry no retention cutoffs (parseLiveSeriesRequest): no point, so no total, is ever null.
+      total: series.total as number,
       visitors: series.visitors,
       points: this.pending && !snapshot ? merge(this.pending, changed, series) : changed,
     };

@@ -1,6 +1,7 @@
 /** A request for one time series, and the dense answer. */
 import type { Dimension } from '../domain/dimensions/Dimension';
 import type { Granularity } from '../time/Granularity';
+import type { RetentionCutoffs } from '../time/retentionCutoffs';
 
 export interface SeriesRequest {
   readonly site: string;
@@ -16,6 +17,8 @@ export interface SeriesRequest {
   readonly visitors?: VisitorOptions | undefined;
   /** Only the hits with one value of one dimension (issue 20); buckets must be unions of UTC days. */
   readonly filter?: DimensionFilter | undefined;
+  /** What retention keeps at the request's `now` (retentionCutoffs); absent: everything. */
+  readonly retained?: RetentionCutoffs | undefined;
 }
 
 export interface VisitorOptions {
@@ -41,7 +44,8 @@ export interface DimensionFilter {
 export interface SeriesPoint {
   /** Start of the bucket, epoch ms. */
   readonly t: number;
-  readonly hits: number;
+  /** Null when retention dropped a counter the bucket sums (retainedDetail). */
+  readonly hits: number | null;
   /**
    * Distinct visitors in the bucket; null when the bucket is not a union of stored sketch periods; absent when
    * visitors were not asked for.
@@ -62,8 +66,11 @@ export interface Series {
   readonly from: number;
   /** End of the last bucket. */
   readonly to: number;
-  readonly total: number;
+  /** Sum of the points; null when one of them is. */
+  readonly total: number | null;
   readonly points: readonly SeriesPoint[];
+  /** Buckets whose hits or visitors retention made null; absent or 0 when none. */
+  readonly droppedPoints?: number | undefined;
   /**
    * Null when no stored sketch answers (a filtered page series) or only points were asked for; absent when visitors
    * were not asked for.

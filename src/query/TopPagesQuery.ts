@@ -12,6 +12,9 @@ import { parseSite } from '../domain/parseSite';
 import type { SitePageDocument, SitePageFields } from '../store/SitePageScan';
 import { counterPieces } from './counterPieces';
 import { DAY_MS } from '../time/buckets';
+import { counterPieceDropped, spanDropped } from './retainedDetail';
+import { retentionCutoffs } from '../time/retentionCutoffs';
+import type { RetentionSettings } from '../time/retentionCutoffs';
 import { countedDays } from './countedDays';
 import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
@@ -37,6 +40,8 @@ export interface TopPagesArgs {
   readonly timeZone?: string | null | undefined;
   readonly first: number;
   readonly after?: string | null | undefined;
+  /** The server clock: counters retention dropped at this instant are refused; absent: no check. */
+  readonly now?: number | undefined;
 }
 
 export interface TopPagesResult extends ImpressionConnection<PageHits> {
@@ -51,12 +56,16 @@ export interface TopPagesResult extends ImpressionConnection<PageHits> {
    */
   readonly visitorsFrom: number;
   readonly visitorsTo: number;
+  /** Retention dropped day sketches of that span: pages' visitors have no answer (null, never a low guess). */
+  readonly visitorsDropped: boolean;
 }
 
 export interface TopPagesLimits {
   readonly maxPageSize: number;
   /** Largest number of days a ranking may span. */
   readonly maxDays: number;
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS; absent: everything is kept. */
+  readonly retention?: RetentionSettings | undefined;
 }
 
 export class TopPagesQuery {
@@ -75,6 +84,21 @@ export class TopPagesQuery {
       field: 'topPages',
       setting: 'QUERY_MAX_BUCKETS',
     });
+    const cutoffs =
+      args.now !== undefined && this.limits.retention !== undefined
+        ? retentionCutoffs(args.now, this.limits.retention)
+        : undefined;
+    if (cutoffs !== undefined) {
+      // UTC days come from months (always kept); a zone's boundary hours and minutes from daily documents.
+      if (counterPieces(from, to).some((piece) => counterPieceDropped(piece, cutoffs))) {
+        throw new BadUserInputError(
+          `topPages in ${zone} reads hours or minutes of days whose counters retention dropped ` +
+            `(RETENTION_DAYS, RETENTION_MINUTES_DAYS), got a range from ${args.from.toISOString()}; ` +
+            'use timeZone "UTC" or a range of kept days',
+          'range',
+        );
+      }
+    }
     const totals = await this.sumPages(site, from, to);
     const ranked = [...totals]
       .filter(([, hits]) => hits > 0)
@@ -89,6 +113,7 @@ export class TopPagesQuery {
       to,
       visitorsFrom: utcFrom,
       visitorsTo: utcTo,
+      visitorsDropped: cutoffs !== undefined && spanDropped(utcFrom, utcTo, cutoffs),
     };
   }
 

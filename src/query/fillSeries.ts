@@ -2,40 +2,78 @@
  * Turns fetched documents into a dense series: each bucket is the sum of its stored counters (see
  * counterPieces), zero where no document or counter exists (sparse documents and days without hits read as zeros).
  * A filtered series sums its value's `d.<dimension>.<key>` (and its count in the compacted `dz.<dimension>`) over the
- * bucket's days and months instead. Visitors, when asked for, come from seriesVisitors.
+ * bucket's days and months instead. Visitors, when asked for, come from seriesVisitors. A bucket that needs a counter
+ * or sketch retention dropped (retainedDetail) is null instead, and so is the total then.
  */
 import { packedCount } from '../domain/dimensions/packedCounters';
 import { floorTo, SECOND_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
+import { KEEP_EVERYTHING } from '../time/retentionCutoffs';
+import type { RetentionCutoffs } from '../time/retentionCutoffs';
 import type { CounterPiece } from './counterPieces';
 import type { DocumentLookup } from './DocumentLookup';
 import type { PeriodPiece } from './periodPieces';
 import type { SeriesPlan } from './planSeries';
+import { counterPieceDropped, periodPieceDropped, secondDropped } from './retainedDetail';
 import type { DimensionFilter, Series, SeriesPoint, SeriesRequest } from './Series';
 import { documentOf, seriesVisitors } from './seriesVisitors';
+import type { SeriesVisitors } from './seriesVisitors';
 
 export function fillSeries(request: SeriesRequest, plan: SeriesPlan, lookup: DocumentLookup): Series {
   const { filter } = request;
   const { filterPieces } = plan;
-  const counts =
+  const cutoffs = request.retained ?? KEEP_EVERYTHING;
+  const counts: Array<number | null> =
     request.granularity === Granularity.SECOND
-      ? plan.bucketStarts.map((t) => secondCount(lookup, t))
+      ? plan.bucketStarts.map((t) => (secondDropped(t, cutoffs) ? null : secondCount(lookup, t)))
       : filter && filterPieces
-        ? filterPieces.map((pieces) => sumFiltered(lookup, filter, pieces))
-        : plan.bucketStarts.map((_, i) => sumPieces(lookup, plan.pieces[i] ?? []));
-  const total = counts.reduce((sum, hits) => sum + hits, 0);
+        ? filterPieces.map((pieces) =>
+            pieces.some((piece) => periodPieceDropped(piece, cutoffs)) ? null : sumFiltered(lookup, filter, pieces),
+          )
+        : plan.bucketStarts.map((_, i) => {
+            const pieces = plan.pieces[i] ?? [];
+            return pieces.some((piece) => counterPieceDropped(piece, cutoffs)) ? null : sumPieces(lookup, pieces);
+          });
+  const total = counts.some((hits) => hits === null)
+    ? null
+    : counts.reduce<number>((sum, hits) => sum + (hits as number), 0);
   const from = plan.bucketStarts[0] as number;
   if (request.visitors === undefined) {
-    const points: SeriesPoint[] = plan.bucketStarts.map((t, i) => ({ t, hits: counts[i] as number }));
-    return { request, from, to: plan.end, total, points };
+    const points: SeriesPoint[] = plan.bucketStarts.map((t, i) => ({ t, hits: counts[i] as number | null }));
+    return { request, from, to: plan.end, total, points, droppedPoints: countNull(counts) };
   }
-  const visitors = seriesVisitors(request, plan, lookup);
+  const visitors = retainedVisitors(seriesVisitors(request, plan, lookup), plan, cutoffs);
   const points: SeriesPoint[] = plan.bucketStarts.map((t, i) => ({
     t,
-    hits: counts[i] as number,
+    hits: counts[i] as number | null,
     visitors: visitors.points[i] ?? null,
   }));
-  return { request, from, to: plan.end, total, points, visitors: visitors.range };
+  const droppedPoints = counts.filter((hits, i) => hits === null || visitors.dropped[i] === true).length;
+  return { request, from, to: plan.end, total, points, visitors: visitors.range, droppedPoints };
+}
+
+/**
+ * Nulls the visitors of buckets whose sketch periods retention dropped, and the range's when a period it is read
+ * from is one of them (a missing sketch reads as no visitors: never a wrong number).
+ */
+function retainedVisitors(
+  visitors: SeriesVisitors,
+  plan: SeriesPlan,
+  cutoffs: RetentionCutoffs,
+): SeriesVisitors & { readonly dropped: readonly boolean[] } {
+  const dropped = (pieces: readonly PeriodPiece[] | undefined): boolean =>
+    pieces !== undefined && pieces.some((piece) => periodPieceDropped(piece, cutoffs));
+  const pointDropped = (plan.visitorPieces ?? []).map(dropped);
+  const rangeDropped = plan.visitorCover ? dropped(plan.visitorCover.pieces) : pointDropped.some(Boolean);
+  return {
+    points: visitors.points.map((count, i) => (pointDropped[i] === true ? null : count)),
+    range: rangeDropped ? null : visitors.range,
+    dropped: pointDropped,
+  };
+}
+
+function countNull(values: readonly (number | null)[]): number {
+  return values.filter((value) => value === null).length;
 }
 
 export function sumPieces(lookup: DocumentLookup, pieces: readonly CounterPiece[]): number {

@@ -2,7 +2,8 @@
  * Validates a series request at the boundary: the same site/page rules as ingest (no page: the site's totals), a
  * known time zone, a non-empty range, a bucket limit, and for SECOND a range inside the retention window at `now`
  * (older second-level data is expired); a dimension filter through parseDimensionFilter. Visitors, when wanted, may
- * read minute sketches inside the retention at `now` (visitorOptions).
+ * read minute sketches inside the retention at `now` (visitorOptions). With RETENTION_MINUTES_DAYS or RETENTION_DAYS
+ * set, the request carries what is kept at `now` (retentionCutoffs), and buckets needing dropped detail come out null.
  */
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { LimitExceededError } from '../errors/LimitExceededError';
@@ -11,6 +12,8 @@ import { parseSite } from '../domain/parseSite';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { HOUR_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
+import { retainsEverything, retentionCutoffs } from '../time/retentionCutoffs';
+import type { RetentionSettings } from '../time/retentionCutoffs';
 import { bucketCountIn } from '../time/zonedBuckets';
 import type { Dimension } from '../domain/dimensions/Dimension';
 import { checkFilterGranularity, parseDimensionFilter } from './parseDimensionFilter';
@@ -29,6 +32,8 @@ export interface SeriesLimits {
   readonly maxBucketsSetting?: string | undefined;
   /** Dimensions whose site documents keep per-value sketches (DIMENSION_VISITORS); absent: none. */
   readonly dimensionVisitors?: ReadonlySet<Dimension> | undefined;
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS; absent: everything is kept. */
+  readonly retention?: RetentionSettings | undefined;
 }
 
 export interface SeriesInput {
@@ -71,6 +76,10 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
       { field: 'range', hint: 'use a coarser granularity or a shorter range' },
     );
   }
+  const retained =
+    limits.retention === undefined || retainsEverything(limits.retention)
+      ? undefined
+      : retentionCutoffs(now, limits.retention);
   const request: SeriesRequest = {
     site,
     page,
@@ -78,7 +87,8 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
     from,
     to,
     timeZone,
-    ...(input.visitors ? { visitors: visitorOptions(now, limits.secondsRetentionMs) } : {}),
+    ...(input.visitors ? { visitors: visitorOptions(now, limits.secondsRetentionMs, retained) } : {}),
+    ...(retained ? { retained } : {}),
   };
   if (input.filter == null) return request;
   return { ...request, filter: parseDimensionFilter(input.filter, request, limits.dimensionVisitors ?? new Set()) };

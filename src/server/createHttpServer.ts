@@ -23,6 +23,7 @@ import { createFormatError } from '../graphql/formatError';
 import { createValidationRules } from '../graphql/guard/createValidationRules';
 import { guardPlugin } from '../graphql/guard/guardPlugin';
 import { createOperationLabel, metricsPlugin } from '../graphql/metricsPlugin';
+import { responseNotesPlugin } from '../graphql/responseNotesPlugin';
 import type { HitIngest } from '../ingest/HitIngest';
 import type { Logger } from '../logging/createLogger';
 import type { Metrics } from '../metrics/createMetrics';
@@ -170,6 +171,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
       fastifyApolloDrainPlugin(app),
       metricsPlugin<Context>(metrics, label),
       guardPlugin(limits),
+      responseNotesPlugin<Context>(),
       options.playground ? playgroundLandingPage<Context>(options.webAssets) : ApolloServerPluginLandingPageDisabled(),
     ],
   });

@@ -1,7 +1,8 @@
 /**
  * The export file formats. A series: one row per bucket, columns (in this order) `start` and `end` (ISO-8601 with the
- * time zone's offset, end exclusive), `hits`, `site`, `page` (empty for site totals), `visitors` (the bucket's
- * distinct visitors; empty where the bucket is not a union of stored sketch periods, see SeriesPoint.visitors). A
+ * time zone's offset, end exclusive), `hits` (empty where retention dropped the bucket's counters), `site`, `page`
+ * (empty for site totals), `visitors` (the bucket's distinct visitors; empty where the bucket is not a union of stored
+ * sketch periods, see SeriesPoint.visitors). A
  * breakdown: one row per value, `value`, `hits`, `visitors` (empty where per-value sketches are not kept), ranked as
  * the breakdown query ranks, then one `(other)` row when the writers counted values under it, so the rows add up to
  * the span's hits. CSV is RFC 4180 with CRLF line ends and a UTF-8 byte order mark, so spreadsheets read non-ASCII
@@ -40,7 +41,7 @@ export function exportRows(format: ExportFormat, series: Series): string {
     const visitors = point.visitors ?? null;
     out +=
       format === 'csv'
-        ? `${start},${end},${point.hits},${csvCell(site)},${csvCell(page)},${visitors ?? ''}\r\n`
+        ? `${start},${end},${point.hits ?? ''},${csvCell(site)},${csvCell(page)},${visitors ?? ''}\r\n`
         : `${JSON.stringify({ start, end, hits: point.hits, site, page, visitors })}\n`;
   });
   return out;

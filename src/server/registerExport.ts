@@ -144,6 +144,7 @@ async function exportBreakdown(
     to: dateTime(query, 'to'),
     timeZone: single(query, 'timeZone', false),
     visitors: true,
+    now: options.clock(),
   });
   await options.authorize?.(request, parsed.request.site);
   const [totals] = await loadStats(deps.reader, [{ kind: 'breakdown', request: parsed.request }]);

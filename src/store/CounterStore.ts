@@ -66,6 +66,11 @@ import type { FlushMark } from './FlushMark';
 import type { PendingUpdates } from './PendingUpdates';
 import type { Logger } from '../logging/createLogger';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
+import { RETENTION_GRACE_MS, retentionCutoffs } from '../time/retentionCutoffs';
+import type { RetentionCutoffs, RetentionSettings } from '../time/retentionCutoffs';
+import { applyRetention } from './applyRetention';
+import { deleteOwnerDocuments, unsetRolledUpPage } from './deleteOwnerDocuments';
+import type { DeletionTarget } from './deletionRequests';
 
 export interface PageDay {
   readonly site: string;
@@ -86,6 +91,8 @@ export interface CounterStoreOptions {
   readonly secondsRetentionMs?: number | undefined;
   /** Where the retention mode (TTL index or sweep) is logged once. */
   readonly logger?: Logger | undefined;
+  /** RETENTION_MINUTES_DAYS and RETENTION_DAYS: what applyRetention drops. */
+  readonly retention?: RetentionSettings | undefined;
 }
 
 interface Collections {
@@ -110,8 +117,11 @@ export class CounterStore {
   private readonly logger: Logger | undefined;
   /** The retention sweep's view: expired ids found on the background connection, deleted through the writer. */
   private readonly expiring: ExpiringCollection;
-  /** Where compaction reads documents: the background connection. */
-  private readonly finders: Pick<Collections, 'daily' | 'monthly'>;
+  /** Where compaction and retention read documents: the background connection. */
+  private readonly finders: Collections;
+  private readonly retention: RetentionSettings;
+  /** The cutoffs the last complete retention run applied. */
+  private retained: RetentionCutoffs | undefined;
   readonly nominations = new CompactionNominations();
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
@@ -134,12 +144,15 @@ export class CounterStore {
     this.secondsRetentionMs = options.secondsRetentionMs ?? DEFAULT_SECONDS_RETENTION_MS;
     this.logger = options.logger;
     this.bulk = bulkUpsertOptions(database.policy, options.writeConcern);
-    const finder = secondsCollection(database.backgroundDb());
     this.finders = {
       daily: dailyCollection(database.backgroundDb()),
       monthly: monthlyCollection(database.backgroundDb()),
+      seconds: secondsCollection(database.backgroundDb()),
+      eventsDaily: eventCollection(database.backgroundDb(), EVENTS_DAILY_COLLECTION),
+      eventsMonthly: eventCollection(database.backgroundDb(), EVENTS_MONTHLY_COLLECTION),
     };
-    this.expiring = expiringSeconds(finder, this.writers.seconds, sweepPlanFor(database.policy.reads));
+    this.expiring = expiringSeconds(this.finders.seconds, this.writers.seconds, sweepPlanFor(database.policy.reads));
+    this.retention = options.retention ?? {};
   }
 
   async ensureIndexes(): Promise<void> {
@@ -204,6 +217,64 @@ export class CounterStore {
       }
     }
     return compacted;
+  }
+
+  /**
+   * Drops what retention no longer keeps at `now` (applyRetention), with RETENTION_GRACE_MS of delay behind what
+   * queries read as dropped; resolves with how many documents were deleted or trimmed. A run whose cutoffs equal the
+   * last complete run's does nothing: the cutoffs move once a day.
+   */
+  async applyRetention(now: number, context: SweepContext): Promise<number> {
+    const cutoffs = retentionCutoffs(now - RETENTION_GRACE_MS, this.retention);
+    const last = this.retained;
+    if (last && last.minutesFrom === cutoffs.minutesFrom && last.daysFrom === cutoffs.daysFrom) return 0;
+    try {
+      const run = await applyRetention({ daily: this.target('daily'), seconds: this.target('seconds') }, cutoffs, {
+        reads: this.policy.reads,
+        context,
+        since: last,
+      });
+      if (!context.stopped()) this.retained = cutoffs;
+      return run.days + run.minutes + run.seconds;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  /** Deletes every counter document of a site or page (deleteOwnerDocuments); resolves with the counts per collection. */
+  async deleteOwner(target: DeletionTarget, context: SweepContext): Promise<Map<string, number>> {
+    const levels = [
+      [DAILY_COLLECTION, 'daily'],
+      [MONTHLY_COLLECTION, 'monthly'],
+      [SECONDS_COLLECTION, 'seconds'],
+      [EVENTS_DAILY_COLLECTION, 'eventsDaily'],
+      [EVENTS_MONTHLY_COLLECTION, 'eventsMonthly'],
+    ] as const;
+    const options = { reads: this.policy.reads, context };
+    try {
+      const deleted = await deleteOwnerDocuments(
+        levels.map(([name, level]) => ({ name, ...this.target(level) })),
+        target,
+        options,
+      );
+      if (target.page !== undefined) {
+        await unsetRolledUpPage(
+          { name: DAILY_COLLECTION, ...this.target('daily') },
+          { ...target, page: target.page },
+          options,
+        );
+      }
+      return deleted;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  private target(level: keyof Collections): { finder: Collection<Document>; writer: Collection<Document> } {
+    return {
+      finder: this.finders[level] as unknown as Collection<Document>,
+      writer: this.writers[level] as unknown as Collection<Document>,
+    };
   }
 
   /** Whether every document of `batch` absorbed one of the mark's attempts (reads each collection once). */

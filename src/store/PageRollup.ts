@@ -75,7 +75,7 @@ export class PageRollup {
     let path = this.paths.get(page);
     if (path === undefined) {
       if (this.paths.size >= MAX_CACHED_PATHS) this.paths.clear();
-      path = `${PAGE_ROLLUP_FIELD}.${dimensionKey(page)}`;
+      path = pageRollupPath(page);
       this.paths.set(page, path);
     }
     return path;
@@ -88,6 +88,11 @@ export class PageRollup {
       this.trackedKeys -= admitted.keys.size;
     }
   }
+}
+
+/** The field counting `page` in a site-day document. */
+export function pageRollupPath(page: string): string {
+  return `${PAGE_ROLLUP_FIELD}.${dimensionKey(page)}`;
 }
 
 /**

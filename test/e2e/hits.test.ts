@@ -119,7 +119,7 @@ describe('recordHit and pageStats over HTTP', () => {
       expect(hour.total).toBe(minute.total);
       expect(day.total).toBe(minute.total);
       expect(week.total).toBe(minute.total);
-      total += minute.total;
+      total += minute.total ?? Number.NaN;
     }
     expect(total).toBe(60 + 200);
   });

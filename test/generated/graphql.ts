@@ -128,7 +128,7 @@ export type PageStatsInZoneQueryVariables = Exact<{
 }>;
 
 
-export type PageStatsInZoneQuery = { pageStats: { site: string, page: string, granularity: Granularity, timeZone: string, from: string, to: string, total: number, values: Array<number>, points: Array<{ t: string, local: string, hits: number }>, comparison: { kind: Comparison, from: string, to: string, total: number, change: number | null, values: Array<number>, points: Array<{ t: string, local: string, hits: number }> } | null } | null };
+export type PageStatsInZoneQuery = { pageStats: { site: string, page: string, granularity: Granularity, timeZone: string, from: string, to: string, total: number | null, values: Array<number | null>, points: Array<{ t: string, local: string, hits: number | null }>, comparison: { kind: Comparison, from: string, to: string, total: number | null, change: number | null, values: Array<number | null>, points: Array<{ t: string, local: string, hits: number | null }> } | null } | null };
 
 export type SiteStatsQueryVariables = Exact<{
   site: string;
@@ -140,7 +140,7 @@ export type SiteStatsQueryVariables = Exact<{
 }>;
 
 
-export type SiteStatsQuery = { siteStats: { site: string, page: string, granularity: Granularity, timeZone: string, from: string, to: string, total: number, values: Array<number>, points: Array<{ t: string, local: string, hits: number }>, comparison: { kind: Comparison, from: string, to: string, total: number, change: number | null, values: Array<number>, points: Array<{ t: string, local: string, hits: number }> } | null } | null };
+export type SiteStatsQuery = { siteStats: { site: string, page: string, granularity: Granularity, timeZone: string, from: string, to: string, total: number | null, values: Array<number | null>, points: Array<{ t: string, local: string, hits: number | null }>, comparison: { kind: Comparison, from: string, to: string, total: number | null, change: number | null, values: Array<number | null>, points: Array<{ t: string, local: string, hits: number | null }> } | null } | null };
 
 export type TopPagesQueryVariables = Exact<{
   site: string;
@@ -154,7 +154,7 @@ export type TopPagesQueryVariables = Exact<{
 
 export type TopPagesQuery = { topPages: { totalCount: number, from: string, to: string, edges: Array<{ cursor: string, node: { page: string, hits: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
-export type SeriesFieldsFragment = { site: string, page: string, granularity: Granularity, timeZone: string, from: string, to: string, total: number, values: Array<number>, points: Array<{ t: string, local: string, hits: number }>, comparison: { kind: Comparison, from: string, to: string, total: number, change: number | null, values: Array<number>, points: Array<{ t: string, local: string, hits: number }> } | null };
+export type SeriesFieldsFragment = { site: string, page: string, granularity: Granularity, timeZone: string, from: string, to: string, total: number | null, values: Array<number | null>, points: Array<{ t: string, local: string, hits: number | null }>, comparison: { kind: Comparison, from: string, to: string, total: number | null, change: number | null, values: Array<number | null>, points: Array<{ t: string, local: string, hits: number | null }> } | null };
 
 export type FirstDayQueryVariables = Exact<{
   site: string;
@@ -198,7 +198,7 @@ export type PageStatsQueryVariables = Exact<{
 }>;
 
 
-export type PageStatsQuery = { pageStats: { site: string, page: string, granularity: Granularity, from: string, to: string, total: number, values: Array<number>, points: Array<{ t: string, hits: number }> } | null };
+export type PageStatsQuery = { pageStats: { site: string, page: string, granularity: Granularity, from: string, to: string, total: number | null, values: Array<number | null>, points: Array<{ t: string, hits: number | null }> } | null };
 
 export type ServerInfoQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -217,7 +217,7 @@ export type PageStatsWithVisitorsQueryVariables = Exact<{
 }>;
 
 
-export type PageStatsWithVisitorsQuery = { pageStats: { from: string, to: string, total: number, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number, visitors: number | null }>, comparison: { total: number, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visitorsChange: number | null, points: Array<{ hits: number, visitors: number | null }> } | null } | null };
+export type PageStatsWithVisitorsQuery = { pageStats: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number | null, visitors: number | null }>, comparison: { total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visitorsChange: number | null, points: Array<{ hits: number | null, visitors: number | null }> } | null } | null };
 
 export type SiteStatsWithVisitorsQueryVariables = Exact<{
   site: string;
@@ -230,7 +230,7 @@ export type SiteStatsWithVisitorsQueryVariables = Exact<{
 }>;
 
 
-export type SiteStatsWithVisitorsQuery = { siteStats: { from: string, to: string, total: number, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number, visitors: number | null }>, comparison: { total: number, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visitorsChange: number | null, points: Array<{ hits: number, visitors: number | null }> } | null } | null };
+export type SiteStatsWithVisitorsQuery = { siteStats: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number | null, visitors: number | null }>, comparison: { total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visitorsChange: number | null, points: Array<{ hits: number | null, visitors: number | null }> } | null } | null };
 
 export type BreakdownQueryVariables = Exact<{
   site: string;
@@ -257,7 +257,7 @@ export type TopPagesWithVisitorsQueryVariables = Exact<{
 
 export type TopPagesWithVisitorsQuery = { topPages: { from: string, to: string, visitorsFrom: string, visitorsTo: string, edges: Array<{ node: { page: string, hits: number, visitors: number | null } }> } };
 
-export type VisitorSeriesFieldsFragment = { from: string, to: string, total: number, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number, visitors: number | null }>, comparison: { total: number, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visitorsChange: number | null, points: Array<{ hits: number, visitors: number | null }> } | null };
+export type VisitorSeriesFieldsFragment = { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number | null, visitors: number | null }>, comparison: { total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visitorsChange: number | null, points: Array<{ hits: number | null, visitors: number | null }> } | null };
 
 export const SeriesFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SeriesFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageStats"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"site"}},{"kind":"Field","name":{"kind":"Name","value":"page"}},{"kind":"Field","name":{"kind":"Name","value":"granularity"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"values"}},{"kind":"Field","name":{"kind":"Name","value":"points"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"t"}},{"kind":"Field","name":{"kind":"Name","value":"local"}},{"kind":"Field","name":{"kind":"Name","value":"hits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"comparison"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"change"}},{"kind":"Field","name":{"kind":"Name","value":"values"}},{"kind":"Field","name":{"kind":"Name","value":"points"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"t"}},{"kind":"Field","name":{"kind":"Name","value":"local"}},{"kind":"Field","name":{"kind":"Name","value":"hits"}}]}}]}}]}}]} as unknown as DocumentNode<SeriesFieldsFragment, unknown>;
 export const VisitorSeriesFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VisitorSeriesFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageStats"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"visitors"}},{"kind":"Field","name":{"kind":"Name","value":"visitorsFrom"}},{"kind":"Field","name":{"kind":"Name","value":"visitorsTo"}},{"kind":"Field","name":{"kind":"Name","value":"points"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"t"}},{"kind":"Field","name":{"kind":"Name","value":"hits"}},{"kind":"Field","name":{"kind":"Name","value":"visitors"}}]}},{"kind":"Field","name":{"kind":"Name","value":"comparison"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"visitors"}},{"kind":"Field","name":{"kind":"Name","value":"visitorsFrom"}},{"kind":"Field","name":{"kind":"Name","value":"visitorsTo"}},{"kind":"Field","name":{"kind":"Name","value":"visitorsChange"}},{"kind":"Field","name":{"kind":"Name","value":"points"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hits"}},{"kind":"Field","name":{"kind":"Name","value":"visitors"}}]}}]}}]}}]} as unknown as DocumentNode<VisitorSeriesFieldsFragment, unknown>;

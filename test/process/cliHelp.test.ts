@@ -13,10 +13,17 @@ describe('tally <command> --help', () => {
     [['import', '--help'], 'Usage: tally import'],
     [['key', '--help'], 'Usage: tally key'],
     [['key', '-h'], 'Usage: tally key'],
+    [['delete', '--help'], 'Usage: tally delete --site SITE [--page PAGE]'],
+    [['delete', '-h'], 'Usage: tally delete'],
   ])('%j prints the usage and exits 0', async (args, usage) => {
     const { code, stdout, stderr } = await startCliChild(args).done;
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toContain(usage);
+  });
+
+  it('lists tally delete among the commands', async () => {
+    const { stdout } = await startCliChild(['--help']).done;
+    expect(stdout).toMatch(/^ {2}delete {4}/m);
   });
 
   it('documents every option of tally key', async () => {

@@ -73,6 +73,9 @@ export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
   },
   recordImpressions: { scope: 'ingest', sites: allSites, cost: (args) => ({ impressions: length(args.impressions) }) },
   preallocate: { scope: 'admin', sites: oneSite },
+  deleteSite: { scope: 'admin', sites: oneSite },
+  deletePage: { scope: 'admin', sites: oneSite },
+  pendingDeletions: { scope: 'admin', sites: allSites },
 };
 
 export const UNLISTED_FIELD_POLICY: RootFieldPolicy = { scope: 'admin', sites: allSites };

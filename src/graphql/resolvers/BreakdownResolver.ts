@@ -69,6 +69,7 @@ export class BreakdownResolver {
       first,
       after,
       visitors: selectsField(info, [['edges', 'node', 'visitors']]),
+      now: services.clock(),
     });
     const result = services.breakdown.rank(await loaders.stats.breakdown(parsed.request), parsed);
     return {

@@ -100,7 +100,7 @@ export class PageStatsResolver {
 }
 
 async function loadStats(
-  { services, loaders }: Context,
+  { services, loaders, notes }: Context,
   input: Parameters<typeof parseSeriesRequest>[0],
   compare: Comparison | null,
   info: SelectionInfo,
@@ -121,6 +121,7 @@ async function loadStats(
   if (request.filter && requests[1]) checkDayBuckets(requests[1], 'the comparison');
   // One loadMany: the comparison joins the same DataLoader batch, so it costs no extra round trip.
   const [series, compared] = (await loaders.stats.series(requests)).map(orThrow);
+  for (const one of [series, compared]) if (one) notes.noteRetention(one);
   return toPageStats(series as Series, compare && compared ? { kind: compare, series: compared } : undefined);
 }
 

@@ -36,13 +36,22 @@ export class TopPagesResolver {
     after: string | null,
     @Info() info: GraphQLResolveInfo,
   ): Promise<TopPagesConnectionType> {
-    const result = await services.topPages.topPages({ site, from: range.from, to: range.to, timeZone, first, after });
+    const result = await services.topPages.topPages({
+      site,
+      from: range.from,
+      to: range.to,
+      timeZone,
+      first,
+      after,
+      now: services.clock(),
+    });
     const { visitorsFrom, visitorsTo } = result;
-    const visitors = selectsField(info, [['edges', 'node', 'visitors']])
-      ? await loaders.stats.spanVisitors(
-          result.edges.map(({ node }) => ({ site, page: node.page, from: visitorsFrom, to: visitorsTo })),
-        )
-      : [];
+    const visitors =
+      selectsField(info, [['edges', 'node', 'visitors']]) && !result.visitorsDropped
+        ? await loaders.stats.spanVisitors(
+            result.edges.map(({ node }) => ({ site, page: node.page, from: visitorsFrom, to: visitorsTo })),
+          )
+        : [];
     return {
       edges: result.edges.map((edge, i) => {
         const counted = visitors[i];

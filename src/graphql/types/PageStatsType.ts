@@ -32,16 +32,20 @@ export class PageStatsType {
   })
   to!: Date;
 
-  @Field(() => GraphQLSafeInt, { description: 'Sum of all points.' })
-  total!: number;
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'Sum of all points; null when a point is (its counters were dropped by retention).',
+  })
+  total!: number | null;
 
   @Field(() => [SeriesPointType], { description: 'One point per bucket, in time order.' })
   points!: SeriesPointType[];
 
   @Field(() => [GraphQLSafeInt], {
-    description: 'The same counts as `points`, as a compact list for charting libraries.',
+    nullable: 'items',
+    description: 'The same counts as `points`, as a compact list for charting libraries (null where a point is).',
   })
-  values!: number[];
+  values!: Array<number | null>;
 
   @Field(() => GraphQLSafeInt, {
     nullable: true,

@@ -17,13 +17,16 @@ export class SeriesComparisonType {
   @Field(() => DateTimeScalar, { description: 'End of its last bucket (exclusive).' })
   to!: Date;
 
-  @Field(() => GraphQLSafeInt, { description: 'Sum of its points.' })
-  total!: number;
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'Sum of its points; null when a point is (its counters were dropped by retention).',
+  })
+  total!: number | null;
 
   @Field(() => Float, {
     nullable: true,
     description:
-      'Relative change of the current total against this one: (current - earlier) / earlier, e.g. 0.25 for +25 %. Null when the earlier total is 0.',
+      'Relative change of the current total against this one: (current - earlier) / earlier, e.g. 0.25 for +25 %. Null when the earlier total is 0 or either total is null.',
   })
   change!: number | null;
 
@@ -51,6 +54,9 @@ export class SeriesComparisonType {
   })
   points!: SeriesPointType[];
 
-  @Field(() => [GraphQLSafeInt], { description: 'The same counts as `points`, as a compact list.' })
-  values!: number[];
+  @Field(() => [GraphQLSafeInt], {
+    nullable: 'items',
+    description: 'The same counts as `points`, as a compact list (null where a point is).',
+  })
+  values!: Array<number | null>;
 }

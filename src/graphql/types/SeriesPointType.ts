@@ -13,8 +13,12 @@ export class SeriesPointType {
   })
   local!: string;
 
-  @Field(() => GraphQLSafeInt, { description: 'Hits in the bucket; exact up to 2^53 - 1.' })
-  hits!: number;
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description:
+      'Hits in the bucket; exact up to 2^53 - 1. Null when retention dropped the counters the bucket needs (minute counters past RETENTION_MINUTES_DAYS, daily documents past RETENTION_DAYS; the response then carries `extensions.retention`), never a wrong zero.',
+  })
+  hits!: number | null;
 
   @Field(() => GraphQLSafeInt, {
     nullable: true,

@@ -14,7 +14,7 @@ export class TopPageType {
   @Field(() => GraphQLSafeInt, {
     nullable: true,
     description:
-      "Distinct visitors of the page over the connection's [visitorsFrom, visitorsTo) (standard error 1.44 %), read for the returned edges only. Null if that read failed.",
+      "Distinct visitors of the page over the connection's [visitorsFrom, visitorsTo) (standard error 1.44 %), read for the returned edges only. Null if that read failed, or when RETENTION_DAYS dropped day sketches of that span.",
   })
   visitors!: number | null;
 }

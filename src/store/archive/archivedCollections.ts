@@ -4,13 +4,14 @@
  * - `add`: counters, sketches and markers (mergeOperation): counters are added, sketch words ORed, packed forms
  *   unpacked first. The counter documents, and the impression counts.
  * - `keep`: the target's document wins where it has one (the request ledger: a key seen by both keeps the target's
- *   record; beacon salts; the visitor secret, see restoreArchive).
+ *   record; beacon salts; the visitor secret, see restoreArchive; pending deletions).
  * A new collection of tally's must be added here (test/unit/store/archive/mergeOperation.test.ts lists
  * the store's collection names and fails on one missing).
  */
 import { DAILY_COLLECTION } from '../dailyStats';
 import { EVENTS_DAILY_COLLECTION } from '../eventsDaily';
 import { EVENTS_MONTHLY_COLLECTION } from '../eventsMonthly';
+import { DELETIONS_COLLECTION } from '../deletionRequests';
 import { IMPRESSION_ITEMS_COLLECTION } from '../impressionItems';
 import { IMPRESSION_PAIRS_COLLECTION } from '../impressionPairs';
 import { MONTHLY_COLLECTION } from '../monthlyStats';
@@ -40,6 +41,8 @@ export const ARCHIVED_COLLECTIONS: readonly ArchivedCollection[] = [
   { name: IMPRESSION_PAIRS_COLLECTION, merge: 'add', data: true },
   { name: IMPRESSION_ITEMS_COLLECTION, merge: 'add', data: true },
   { name: REQUESTS_COLLECTION, merge: 'keep', data: true },
+  // Pending deletions: a restored archive goes on deleting what its source was deleting.
+  { name: DELETIONS_COLLECTION, merge: 'keep', data: false },
 ];
 
 export function archivedCollection(name: string): ArchivedCollection | undefined {

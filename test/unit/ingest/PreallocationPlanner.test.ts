@@ -67,6 +67,27 @@ describe('PreallocationPlanner', () => {
     expect(planner.due(ms('2026-03-10T23:31:00Z'))).toEqual([{ site: 's', page: '/late' }]);
   });
 
+  it('forgets the pages of a site or one page being deleted', () => {
+    const planner = new PreallocationPlanner(100);
+    const day = ms('2026-03-10T00:00:00Z');
+    for (const [site, page] of [
+      ['s', '/a'],
+      ['s', '/b'],
+      ['s2', '/a'],
+      ['t', '/a'],
+    ] as const) {
+      planner.noteHit(site, page, day + 1);
+    }
+    planner.forget('s', '/a');
+    expect(planner.trackedPages).toBe(3);
+    planner.forget('s');
+    expect(planner.trackedPages).toBe(2);
+    expect(planner.due(day + 23 * 3_600_000)).toEqual([
+      { site: 's2', page: '/a' },
+      { site: 't', page: '/a' },
+    ]);
+  });
+
   it('forgets yesterday at midnight', () => {
     const planner = new PreallocationPlanner(100);
     planner.noteHit('s', '/a', ms('2026-03-10T01:00:00Z'));

@@ -95,7 +95,7 @@ describe('fillSeries', () => {
       monthly: (t) =>
         (t === month.metadata.date.getTime() ? month : undefined) as ReturnType<DocumentLookup['monthly']>,
     };
-    const hits = (granularity: Granularity, from: string, to: string): number[] => {
+    const hits = (granularity: Granularity, from: string, to: string): Array<number | null> => {
       const request: SeriesRequest = {
         site: 's',
         page: '/p',

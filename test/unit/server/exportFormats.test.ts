@@ -27,6 +27,18 @@ describe('export formats', () => {
     );
   });
 
+  it('leaves hits empty (CSV) or null (NDJSON) where retention dropped the counters', () => {
+    const t0 = ms('2026-03-29T00:00:00Z');
+    const dropped: Series = {
+      ...series('s', '/a', 'UTC'),
+      to: t0 + 3_600_000,
+      total: null,
+      points: [{ t: t0, hits: null }],
+    };
+    expect(exportRows('csv', dropped)).toBe('2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,,s,/a,\r\n');
+    expect(JSON.parse(exportRows('ndjson', dropped))).toMatchObject({ hits: null, visitors: null });
+  });
+
   it.each([
     ['/a,b', '"/a,b"'],
     ['/say "hi"', '"/say ""hi"""'],
