@@ -8,6 +8,8 @@ import type { Document } from 'mongodb';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { SECONDS_COLLECTION } from '../../src/store/secondStats';
+import { EVENTS_DAILY_COLLECTION } from '../../src/store/eventsDaily';
+import { EVENTS_MONTHLY_COLLECTION } from '../../src/store/eventsMonthly';
 import { unwatched } from '../../src/store/StepWatch';
 import type { SweepContext } from '../../src/store/ttlOrSweep';
 import { startTestApp } from '../support/startTestApp';
@@ -22,7 +24,13 @@ const NOW = Date.parse('2026-11-26T12:00:00Z');
 const GONE = 'gone-site.example';
 const KEPT = 'kept-site.example';
 const CONTEXT: SweepContext = { watch: unwatched, stopped: () => false };
-const COUNTER_COLLECTIONS = [DAILY_COLLECTION, MONTHLY_COLLECTION, SECONDS_COLLECTION];
+const COUNTER_COLLECTIONS = [
+  DAILY_COLLECTION,
+  MONTHLY_COLLECTION,
+  SECONDS_COLLECTION,
+  EVENTS_DAILY_COLLECTION,
+  EVENTS_MONTHLY_COLLECTION,
+];
 
 let app: TestApp;
 
@@ -78,7 +86,15 @@ function hitsOf(site: string, page: string): Array<Record<string, unknown>> {
 
 beforeAll(async () => {
   app = await startTestApp('deletion', { TALLY_KEYS_JSON: KEYS_JSON, SWEEP_INTERVAL_MS: '86400000' }, () => NOW);
-  const hits = [...hitsOf(GONE, '/a'), ...hitsOf(GONE, '/b/deep'), ...hitsOf(KEPT, '/x'), ...hitsOf(KEPT, '/y')];
+  const hits = [
+    ...hitsOf(GONE, '/a'),
+    ...hitsOf(GONE, '/b/deep'),
+    ...hitsOf(KEPT, '/x'),
+    ...hitsOf(KEPT, '/y'),
+    // Events live in collections of their own (issue 28): a deleted site leaves none behind either.
+    { site: GONE, page: '/a', at: '2026-11-25T10:00:00Z', event: 'Signup', props: [{ key: 'plan', value: 'pro' }] },
+    { site: KEPT, page: '/y', at: '2026-11-25T10:00:00Z', event: 'Signup', props: [{ key: 'plan', value: 'pro' }] },
+  ];
   const response = await as(ops, 'mutation($hits: [HitInput!]!) { recordHits(hits: $hits) { accepted } }', {
     hits,
   });
@@ -167,12 +183,30 @@ describe('deletePage', () => {
     expect(await app.services.deletions.run(CONTEXT)).toBeGreaterThan(0);
 
     const after = await documentsOf(KEPT);
+    let rolledUp = 0;
     for (const name of COUNTER_COLLECTIONS) {
       const pageOf = (doc: Document): string => (doc.metadata as { page: string }).page;
       expect(after[name]?.filter((doc) => pageOf(doc) === '/x')).toEqual([]);
-      // The other page and the site's totals are untouched.
-      expect(after[name]).toEqual(before[name]?.filter((doc) => pageOf(doc) !== '/x'));
+      // The other page and the site's totals are untouched, but for the page's count in the site-day rollups.
+      const expected = before[name]
+        ?.filter((doc) => pageOf(doc) !== '/x')
+        .map((doc) => {
+          const rollup = doc.p as Record<string, number> | undefined;
+          if (name !== DAILY_COLLECTION || pageOf(doc) !== '' || rollup?.['/x'] === undefined) return doc;
+          const { '/x': removed, ...rest } = rollup;
+          expect(removed).toBeGreaterThan(0);
+          rolledUp += 1;
+          return { ...doc, p: rest };
+        });
+      expect(after[name]).toEqual(expected);
     }
+    // The page was in its site's page rollups (PageRollup) before, and no longer is.
+    expect(rolledUp).toBeGreaterThan(0);
+    const top = await as<{ topPages: { edges: Array<{ node: { page: string } }> } }>(
+      ops,
+      `{ topPages(site: "${KEPT}", range: { from: "2026-11-20T00:00:00Z", to: "2026-11-27T00:00:00Z" }) { edges { node { page } } } }`,
+    );
+    expect(top.body.data?.topPages.edges.map((e) => e.node.page)).toEqual(['/y']);
     expect((await storedText(testMongoUri(), app.database.db.databaseName)).text).not.toContain(`${KEPT}/x`);
     expect(await figures(KEPT, '/y')).toEqual(otherPage);
   });
