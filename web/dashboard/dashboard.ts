@@ -412,9 +412,10 @@ function applyLive(shown: Chart, page: string, deltas: LivePoint[]): void {
       return;
     }
     if (i < 0) continue;
-    target.hits[i]! += delta.hits;
+    // A live bucket is never one retention dropped; a null stays a gap.
+    if (target.hits[i] != null) target.hits[i]! += delta.hits;
     // The whole site grows with each of its pages.
-    if (site) site.hits[i]! += delta.hits;
+    if (site && site.hits[i] != null) site.hits[i]! += delta.hits;
     if (delta.t >= figuresFrom && delta.t < figuresTo) shown.liveHits += delta.hits;
   }
   shown.plot.setData(plotData(shown.data));

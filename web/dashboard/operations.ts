@@ -12,7 +12,8 @@ import type { Granularity } from './ranges';
 
 export interface PointResult {
   t: string;
-  hits: number;
+  /** Null where the bucket reaches detail that retention dropped (RETENTION_DAYS, RETENTION_MINUTES_DAYS). */
+  hits: number | null;
   visitors?: number | null;
 }
 
@@ -26,14 +27,15 @@ export interface VisitorsResult {
 export interface SeriesResult extends Partial<VisitorsResult> {
   from: string;
   to: string;
-  total: number;
+  /** Null when a bucket is (retention). */
+  total: number | null;
   points: PointResult[];
 }
 
 export interface ComparisonResult {
   from: string;
   to: string;
-  total: number;
+  total: number | null;
   change: number | null;
   visitors: number | null;
   visitorsChange: number | null;

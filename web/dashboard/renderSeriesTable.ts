@@ -25,8 +25,11 @@ function row(series: ViewSeries): HTMLTableRowElement {
   name.title = series.label;
   const hits = document.createElement('td');
   hits.className = 'total';
-  hits.textContent = series.failed ? MISSING : formatCount(series.hits.reduce((a, b) => a + b, 0));
+  const dropped = series.hits.some((h) => h === null);
+  hits.textContent =
+    series.failed || dropped ? MISSING : formatCount(series.hits.reduce<number>((a, b) => a + (b ?? 0), 0));
   if (series.failed) hits.title = 'this series failed: see the status line';
+  else if (dropped) hits.title = 'not known: the range reaches detail the server no longer keeps (retention)';
   const visitors = document.createElement('td');
   visitors.className = 'visitors';
   if (series.kind === 'site' && series.visitors !== null) visitors.append(swatch(VISITORS_COLOR));

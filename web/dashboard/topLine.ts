@@ -65,14 +65,23 @@ export function topLine(site: SiteResult, liveHits: number, readAt: number): Top
     `${formatSpan(hitsSpan.from, hitsSpan.to)}${earlierSpan ? `, against the previous period ${against}` : ''}.`,
   ];
 
-  const hits = site.total + liveHits;
+  // Null: the span reaches detail retention dropped; shown as unknown, never as a zero.
+  const hits = site.total === null ? null : site.total + liveHits;
   const hitsFigure: Figure = {
     key: 'hits',
     value: formatCount(hits),
     unit: hits === 1 ? 'hit' : 'hits',
-    change: comparison ? change(hits, comparison.total, against) : NO_CHANGE('no previous period was read'),
+    change:
+      hits === null
+        ? NO_CHANGE('not known: the range reaches detail the server no longer keeps (retention)')
+        : comparison
+          ? change(hits, comparison.total, against)
+          : NO_CHANGE('no previous period was read'),
     marked: false,
-    title: `hits over ${formatSpan(hitsSpan.from, hitsSpan.to)}`,
+    title:
+      hits === null
+        ? 'not known: the range reaches detail the server no longer keeps (retention)'
+        : `hits over ${formatSpan(hitsSpan.from, hitsSpan.to)}`,
   };
 
   const visitorsSpan = span(site.visitorsFrom, site.visitorsTo);
@@ -110,13 +119,21 @@ export function topLine(site: SiteResult, liveHits: number, readAt: number): Top
   };
 
   // Hits and visitors of one span, as read (live hits carry no visitors).
-  const ratio = site.visitors !== null && site.visitors > 0 && visitorsMatch ? site.total / site.visitors : null;
+  const ratio =
+    site.total !== null && site.visitors !== null && site.visitors > 0 && visitorsMatch
+      ? site.total / site.visitors
+      : null;
   const earlierRatio =
-    comparison && earlierSpan && sameSpan(earlierVisitorsSpan, earlierSpan) && comparison.visitors
+    comparison &&
+    comparison.total !== null &&
+    earlierSpan &&
+    sameSpan(earlierVisitorsSpan, earlierSpan) &&
+    comparison.visitors
       ? comparison.total / comparison.visitors
       : null;
   let ratioTitle = 'hits divided by visitors over the same span';
-  if (site.visitors === null) ratioTitle = 'visitors are not known for this range';
+  if (site.total === null) ratioTitle = 'hits are not known for this range (retention)';
+  else if (site.visitors === null) ratioTitle = 'visitors are not known for this range';
   else if (site.visitors === 0) ratioTitle = 'no visitors in this range';
   else if (!visitorsMatch) ratioTitle = 'not computed: hits and visitors are counted over different spans (see *)';
   const ratioFigure: Figure = {

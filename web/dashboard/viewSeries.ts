@@ -18,8 +18,8 @@ export interface ViewSeries {
   readonly color: string;
   /** For page series: the page, which live updates are matched by. */
   readonly page?: string;
-  /** Hits per chart bucket; live updates add to them. */
-  readonly hits: number[];
+  /** Hits per chart bucket (null: dropped by retention, a gap); live updates add to them. */
+  readonly hits: (number | null)[];
   readonly visitors: number | null;
   /** The span the visitors count when it is not the hits' span (the table marks them); else undefined. */
   readonly visitorsSpan?: { readonly from: number; readonly to: number };

@@ -35,6 +35,15 @@ const texts = (site: SiteResult, liveHits = 0): string[] =>
   topLine(site, liveHits, READ_AT).figures.map((f) => `${f.value} ${f.unit} ${f.change.text}`);
 
 describe('the top-line figures', () => {
+  it('shows hits dropped by retention as unknown, never as a zero, and computes nothing from them', () => {
+    const line = topLine(week({ total: null }, { total: null }), 12, READ_AT);
+    const [, hits, ratio] = line.figures;
+    expect(hits?.value).toBe('—');
+    expect(hits?.change.direction).toBe('none');
+    expect(hits?.title).toMatch(/retention/);
+    expect(ratio?.value).toBe('—');
+  });
+
   it('shows visitors, hits and hits per visitor, each against the previous period', () => {
     const line = topLine(week(), 0, READ_AT);
     expect(line.figures.map((f) => `${f.value} ${f.unit} ${f.change.text}`)).toEqual([
