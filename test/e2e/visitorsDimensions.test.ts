@@ -531,7 +531,7 @@ describe('export', () => {
     [
       { dimension: 'SOURCE', first: '3' },
       'first',
-      'unknown parameter "first"; expected some of site, page, from, to, granularity, timeZone, format, dimension',
+      'unknown parameter "first"; expected some of site, page, from, to, granularity, timeZone, format, dimension, event, goals',
     ],
   ])('refuses %j as BAD_USER_INPUT naming %s', async (params, field, message) => {
     const response = await get({ from: WEEK.from, to: WEEK.to, ...params });

@@ -73,11 +73,12 @@ export const MARKER_DIMENSIONS: DimensionValues = {
  * `siteTotals` (the server's default, SITE_TOTALS_ENABLED) every hit also counts in its site's daily, monthly and
  * minute documents, whose ids are `<period>/<site>` (page ""). With `dimensions` (the server's default,
  * DIMENSIONS_ENABLED) every hit counts once under each dimension's value in the daily and monthly documents: its
- * own `dimensions`, or the markers of a hit without inputs.
+ * own `dimensions`, or the markers of a hit without inputs. With `pageRollup` (default: as `siteTotals`, the server's
+ * default, TOP_PAGES_ROLLUP_PAGES) each site-day document also counts the hit under `p/<page key>`.
  */
 export function expectedCounters(
   hits: readonly Hit[],
-  options: { siteTotals?: boolean; dimensions?: boolean } = {},
+  options: { siteTotals?: boolean; dimensions?: boolean; pageRollup?: boolean } = {},
 ): Map<string, number> {
   const counters = new Map<string, number>();
   const add = (path: string, n: number) => counters.set(path, (counters.get(path) ?? 0) + n);
@@ -105,6 +106,8 @@ export function expectedCounters(
         add(`${daily}/d/${dimension}/${key}`, count);
         add(`${monthly}/d/${dimension}/${key}`, count);
       }
+      // The site-day document's page rollup (PageRollup, TOP_PAGES_ROLLUP_PAGES): the page's hits that day.
+      if (counted === '' && (options.pageRollup ?? options.siteTotals)) add(`${daily}/p/${dimensionKey(page)}`, count);
       const seconds = `${SECONDS_COLLECTION}/${y}${pad(mo)}${pad(day)}${pad(h)}${pad(mi)}/${site}${counted}`;
       add(`${seconds}/minute`, count);
       add(`${seconds}/seconds/${s}`, count);
