@@ -6,6 +6,7 @@ import { CounterStore } from '../../src/store/CounterStore';
 import { SitePageScan } from '../../src/store/SitePageScan';
 import { Granularity } from '../../src/time/Granularity';
 import { pageHits, writeHits } from '../support/counterFixtures';
+import { naiveRanking } from '../support/naiveRanking';
 import { naiveGrid } from '../support/naiveZoneCount';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
@@ -51,15 +52,6 @@ async function readAll(
     after = page.pageInfo.endCursor;
   }
   return { rows: pages.flatMap((p) => p.edges.map((e) => e.node)), pages };
-}
-
-function naiveRanking(hits: readonly Hit[], from: number, to: number): Array<{ page: string; hits: number }> {
-  const totals = new Map<string, number>();
-  for (const hit of hits)
-    if (hit.at >= from && hit.at < to) totals.set(hit.page, (totals.get(hit.page) ?? 0) + hit.count);
-  return [...totals]
-    .map(([page, count]) => ({ page, hits: count }))
-    .sort((a, b) => b.hits - a.hits || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
 }
 
 describe('topPages', () => {

@@ -8,6 +8,7 @@ import { dailyDocumentId, DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { PageRollup } from '../../src/store/PageRollup';
 import { SitePageScan } from '../../src/store/SitePageScan';
 import { pageHits, writeHits } from '../support/counterFixtures';
+import { naiveRanking } from '../support/naiveRanking';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
 
@@ -37,15 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.dropAndClose();
 });
-
-function naiveRanking(hits: readonly Hit[], from: number, to: number): Array<{ page: string; hits: number }> {
-  const totals = new Map<string, number>();
-  for (const hit of hits)
-    if (hit.at >= from && hit.at < to) totals.set(hit.page, (totals.get(hit.page) ?? 0) + hit.count);
-  return [...totals]
-    .map(([page, count]) => ({ page, hits: count }))
-    .sort((a, b) => b.hits - a.hits || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
-}
 
 async function ranking(site: string, from: number, to: number, timeZone = 'UTC') {
   return query.topPages({ site, from: new Date(from), to: new Date(to), timeZone, first: 100 });
