@@ -36,6 +36,7 @@ const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
 const MIN_PART_DOCUMENTS = 50;
 /** Pauses between re-sends of a window the database refused; the last one repeats. */
 const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [100, 500, 2_000, 5_000];
+const DEFAULT_CLOSE_GRACE_MS = 5_000;
 
 type LogItem = { readonly hits: readonly Hit[] } | { readonly seal: number };
 
@@ -59,6 +60,11 @@ export interface WindowCommitterOptions {
   readonly maxWriteDocuments: number;
   readonly segmentBytes?: number | undefined;
   readonly retryDelaysMs?: readonly number[] | undefined;
+  /**
+   * How long close() keeps re-sending windows the database refuses (default 5 s): another instance writing the same
+   * documents, or a slow start of the database, must not leave a clean stop's hits for the next start.
+   */
+  readonly closeGraceMs?: number | undefined;
 }
 
 export class WindowCommitter {
@@ -71,6 +77,8 @@ export class WindowCommitter {
   private sealing: Promise<void> | undefined;
   private flushing: Promise<void> | undefined;
   private closing = false;
+  /** While closing: when to stop re-sending and leave what is left in the log. */
+  private closeBy = 0;
   /** Documents per bulk write now: INGEST_MAX_FLUSH_DOCUMENTS, halved after a refusal (writeWindow). */
   private partDocuments: number;
 
@@ -116,11 +124,12 @@ export class WindowCommitter {
   }
 
   /**
-   * Stops: seals the open window, tries once to write what is pending, and closes the log. What the database does
-   * not take now stays in the log and is written at the next start.
+   * Stops: seals the open window, writes what is pending (re-sending refused parts for up to `closeGraceMs`), and
+   * closes the log. What the database does not take by then stays in the log and is written at the next start.
    */
   async close(): Promise<void> {
     this.closing = true;
+    this.closeBy = Date.now() + (this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
     this.stopTimer();
     try {
       await this.drain();
@@ -196,18 +205,17 @@ export class WindowCommitter {
     return this.sealing;
   }
 
-  /** A full disk refuses the seal too: the log's reserve is given up for it, so the window can flush and free space. */
+  /**
+   * The seal is appended alone and ends its segment (IngestLog.appendClosing): on a full disk the log's reserve is
+   * given up for it, so the window can be written and its segments deleted, freeing the space.
+   */
   private async appendSeal(): Promise<void> {
     const seq = this.nextSeq;
-    const record = Buffer.from(JSON.stringify({ seq }));
     try {
-      await this.log.append(SEAL_RECORD, record, { seal: seq });
+      await this.log.appendClosing(SEAL_RECORD, Buffer.from(JSON.stringify({ seq })), { seal: seq });
     } catch (error) {
-      if (!(await this.log.releaseReserve())) {
-        this.options.logger.error({ err: error }, 'ingest log: a window could not be sealed; it stays open');
-        throw error;
-      }
-      await this.log.append(SEAL_RECORD, record, { seal: seq });
+      this.options.logger.error({ err: error }, 'ingest log: a window could not be sealed; it stays open');
+      throw error;
     }
   }
 
@@ -245,13 +253,14 @@ export class WindowCommitter {
         continue;
       }
       refused = true;
-      if (this.closing) throw new Error(`window ${window.seq} was not written`);
+      if (this.closing && Date.now() >= this.closeBy) throw new Error(`window ${window.seq} was not written`);
       if (part.documents > MIN_PART_DOCUMENTS) {
         this.partDocuments = Math.max(MIN_PART_DOCUMENTS, Math.floor(part.documents / 2));
         queue.splice(0, 1, ...part.split(this.partDocuments));
       }
       const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-      const delay = delays[Math.min(attempt++, delays.length - 1)] as number;
+      const next = delays[Math.min(attempt++, delays.length - 1)] as number;
+      const delay = this.closing ? Math.max(0, Math.min(next, this.closeBy - Date.now())) : next;
       this.options.logger.warn(
         { seq: window.seq, retryInMs: delay, partDocuments: this.partDocuments },
         'ingest log: window not written; re-sending',

@@ -81,18 +81,36 @@ afterAll(async () => {
     });
     expect(acked).toBeGreaterThan(0);
     // Operators see it: the log holds the disk's worth, in windows not yet written.
-    const metrics = await (await fetch(`${target.url as string}/metrics`)).text();
-    const gauge = (name: string) =>
-      Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
-    expect(gauge('tally_ingest_log_bytes')).toBeGreaterThan(100_000);
-    expect(gauge('tally_ingest_log_windows')).toBeGreaterThanOrEqual(1);
-    // The window is sealed with the reserve, written, and its segment deleted: the log takes hits again.
-    const after = await waitFor(async () => (await send(0)).reply, {
-      timeoutMs: 120_000,
-      what: 'the log to take hits again once its window was written',
-      until: (reply) => reply.body.data?.recordHits !== undefined,
-    });
-    acked += after.body.data?.recordHits.total ?? 0;
+    const gauge = async (name: string) => {
+      const metrics = await (await fetch(`${target.url as string}/metrics`)).text();
+      return Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
+    };
+    expect(await gauge('tally_ingest_log_bytes')).toBeGreaterThan(100_000);
+    expect(await gauge('tally_ingest_log_windows')).toBeGreaterThanOrEqual(1);
+    // The window is sealed with the reserve, written, and its segment deleted: the log takes hits again. Requests
+    // keep arriving four at a time meanwhile, competing for the space the reserve frees: the seal must get it.
+    await waitFor(
+      async () => {
+        const replies = await Promise.all([0, 1, 2, 3].map(async (i) => (await send(i)).reply));
+        const taken = replies.filter((reply) => reply.body.data?.recordHits !== undefined);
+        for (const reply of taken) acked += reply.body.data?.recordHits.total ?? 0;
+        return taken.length;
+      },
+      {
+        timeoutMs: 120_000,
+        what: 'the log to take hits again once its window was written',
+        until: (taken) => taken > 0,
+      },
+    );
+    // And not only in the reserve's room: the written windows' segments are deleted, the disk's worth freed.
+    await waitFor(
+      async () => {
+        const replies = await Promise.all([0, 1].map(async (i) => (await send(i)).reply));
+        for (const reply of replies) acked += reply.body.data?.recordHits?.total ?? 0;
+        return gauge('tally_ingest_log_bytes');
+      },
+      { timeoutMs: 120_000, what: 'the written windows to leave the log', until: (bytes) => bytes < 64 * 1024 },
+    );
     await stopWith(target, 'SIGTERM');
     const reader = startServer({ MONGODB_URI: testMongoUri(), MONGODB_DB: dbName, NODE_ENV: 'production' });
     server = reader;

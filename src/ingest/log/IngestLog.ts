@@ -175,6 +175,49 @@ export class IngestLog<T> {
     });
   }
 
+  /**
+   * Appends the record that closes a window, alone, and starts a new segment after it, so that the window's segments
+   * hold nothing past it and are deleted whole once it is written (dropBefore). Groups already being written go
+   * first; appends made while it is written wait for it. On a full disk the reserve is given up for it: without it no
+   * window could be written and no space freed, and with the record written alone no concurrent hit can take that
+   * space first. Resolves with the offset just past it.
+   */
+  async appendClosing(type: number, payload: Buffer, item: T): Promise<number> {
+    if (this.closed) throw new ServiceUnavailableError('tally is stopping; retry later', 'closed');
+    if (this.broken !== undefined) throw unwritable(this.broken);
+    const frame = encodeFrame(type, payload);
+    let end = 0;
+    await this.exclusive(async () => {
+      const begin = this.active.size;
+      try {
+        await this.writeDurably(frame, begin);
+      } catch (error) {
+        if (!(await this.releaseReserve())) throw unwritable(error);
+        await this.writeDurably(frame, begin);
+      }
+      this.active.size += frame.length;
+      end = this.active.start + this.active.size;
+      this.options.consume(item, end);
+      await this.roll();
+    });
+    return end;
+  }
+
+  /** Writes `bytes` at `position` of the active segment and syncs it; on failure cuts the segment back. */
+  private async writeDurably(bytes: Buffer, position: number): Promise<void> {
+    try {
+      await writeAll(this.handle, bytes, position);
+      await this.handle.datasync();
+    } catch (error) {
+      try {
+        await this.handle.truncate(position);
+      } catch {
+        this.broken = error;
+      }
+      throw error;
+    }
+  }
+
   private startSyncing(): void {
     if (this.syncing) return;
     this.syncing = this.syncGroups().finally(() => {
@@ -200,6 +243,20 @@ export class IngestLog<T> {
    * about one window, whatever FLUSH_WINDOW_MS and the segment size, and a disk the log filled gets its space back.
    */
   async dropBefore(offset: number): Promise<void> {
+    await this.dropOlder(offset);
+    if (this.active.size > 0 && this.active.start + this.active.size <= offset && !this.closed) {
+      await this.exclusive(async () => {
+        // Appended meanwhile: the segment still holds records to replay. Empty: a closing append rolled it already.
+        if (this.active.size === 0 || this.active.start + this.active.size > offset) return;
+        await this.roll();
+      });
+      await this.dropOlder(offset);
+    }
+    await this.keepReserve();
+  }
+
+  /** Deletes the closed segments whose records all end at or before `offset`. */
+  private async dropOlder(offset: number): Promise<void> {
     let removed = false;
     while (this.older.length > 0) {
       const next = this.older[1] ?? this.active;
@@ -209,17 +266,6 @@ export class IngestLog<T> {
       removed = true;
     }
     if (removed) await syncDirectory(this.dir);
-    if (this.active.size > 0 && this.active.start + this.active.size <= offset && !this.closed) {
-      await this.exclusive(async () => {
-        // Appended meanwhile: the segment still holds records to replay.
-        if (this.active.start + this.active.size > offset) return;
-        await this.roll();
-        const flushed = this.older.pop() as Segment;
-        await rm(join(this.dir, segmentName(flushed.start)), { force: true });
-        await syncDirectory(this.dir);
-      });
-    }
-    await this.keepReserve();
   }
 
   /** Waits for the appends in progress, then closes the file and releases the lock. */
@@ -242,7 +288,7 @@ export class IngestLog<T> {
   }
 
   /** Gives up the reserved space (after a full disk refused a write); true when there was any to give. */
-  async releaseReserve(): Promise<boolean> {
+  private async releaseReserve(): Promise<boolean> {
     try {
       await rm(join(this.dir, RESERVE_FILE));
       return true;
@@ -276,14 +322,8 @@ export class IngestLog<T> {
       const frames = group.map((p) => p.frame);
       const total = frames.reduce((sum, f) => sum + f.length, 0);
       try {
-        await writeAll(this.handle, frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames, total), begin);
-        await this.handle.datasync();
+        await this.writeDurably(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames, total), begin);
       } catch (error) {
-        try {
-          await this.handle.truncate(begin);
-        } catch {
-          this.broken = error;
-        }
         this.fail(group, error);
         continue;
       }

@@ -118,6 +118,30 @@ describe('IngestLog', () => {
     await again.close();
   });
 
+  it('writes a closing record alone and ends its segment there, so the window is deleted whole once flushed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
+    const { opening, consumed } = openLog(dir);
+    const { log } = await opening;
+    const end1 = await log.append(1, Buffer.from('hit-1'), 'hit-1');
+    const sealEnd = await log.appendClosing(2, Buffer.from('seal'), 'seal');
+    const end2 = await log.append(1, Buffer.from('hit-2'), 'hit-2');
+    expect(consumed).toEqual([
+      ['hit-1', end1],
+      ['seal', sealEnd],
+      ['hit-2', end2],
+    ]);
+    expect(sealEnd).toBeGreaterThan(end1);
+    expect(end2).toBeGreaterThan(sealEnd);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.log'))).toEqual([segmentName(0), segmentName(sealEnd)]);
+    await log.dropBefore(sealEnd);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.log'))).toEqual([segmentName(sealEnd)]);
+    expect(log.bytes).toBe(end2 - sealEnd);
+    await log.close();
+    const { log: again, records } = await openLog(dir, sealEnd).opening;
+    expect(records.map((r) => text(r.payload))).toEqual(['hit-2']);
+    await again.close();
+  });
+
   it('refuses a second owner of the directory while the first lives', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-log-'));
     const { log } = await openLog(dir).opening;
