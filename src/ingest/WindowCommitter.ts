@@ -36,7 +36,7 @@ const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
 const MIN_PART_DOCUMENTS = 50;
 /** Pauses between re-sends of a window the database refused; the last one repeats. */
 const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [100, 500, 2_000, 5_000];
-const DEFAULT_CLOSE_GRACE_MS = 5_000;
+const DEFAULT_CLOSE_GRACE_MS = 0;
 
 type LogItem = { readonly hits: readonly Hit[] } | { readonly seal: number };
 
@@ -61,8 +61,8 @@ export interface WindowCommitterOptions {
   readonly segmentBytes?: number | undefined;
   readonly retryDelaysMs?: readonly number[] | undefined;
   /**
-   * How long close() keeps re-sending windows the database refuses (default 5 s): another instance writing the same
-   * documents, or a slow start of the database, must not leave a clean stop's hits for the next start.
+   * How long close() keeps re-sending windows the database refuses (default 0: it tries once, and what is refused
+   * stays in the log for the next start).
    */
   readonly closeGraceMs?: number | undefined;
 }
@@ -124,8 +124,8 @@ export class WindowCommitter {
   }
 
   /**
-   * Stops: seals the open window, writes what is pending (re-sending refused parts for up to `closeGraceMs`), and
-   * closes the log. What the database does not take by then stays in the log and is written at the next start.
+   * Stops: seals the open window, writes what is pending (re-sending refused parts for `closeGraceMs`, default once),
+   * and closes the log. What the database does not take by then stays in the log and is written at the next start.
    */
   async close(): Promise<void> {
     this.closing = true;

@@ -68,6 +68,11 @@ export class IngestLog<T> {
   private syncing: Promise<void> | undefined;
   private broken: unknown;
   private closed = false;
+  /**
+   * The reserve was given up for a closing record and is not back yet: hits are refused until a written window frees
+   * space, so the checkpoint that lets its segments go can still be written.
+   */
+  private starved = false;
 
   private constructor(
     private readonly dir: string,
@@ -163,6 +168,7 @@ export class IngestLog<T> {
   append(type: number, payload: Buffer, item: T): Promise<number> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError('tally is stopping; retry later', 'closed'));
     if (this.broken !== undefined) return Promise.reject(unwritable(this.broken));
+    if (this.starved) return Promise.reject(unwritable({ code: 'ENOSPC' }));
     let frame: Buffer;
     try {
       frame = encodeFrame(type, payload);
@@ -291,6 +297,7 @@ export class IngestLog<T> {
   private async releaseReserve(): Promise<boolean> {
     try {
       await rm(join(this.dir, RESERVE_FILE));
+      this.starved = true;
       return true;
     } catch {
       return false;
@@ -301,9 +308,11 @@ export class IngestLog<T> {
   private async keepReserve(): Promise<void> {
     try {
       await writeFile(join(this.dir, RESERVE_FILE), Buffer.alloc(RESERVE_BYTES), { flag: 'wx' });
+      this.starved = false;
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code !== 'EEXIST') await rm(join(this.dir, RESERVE_FILE), { force: true }).catch(() => undefined);
+      if (code === 'EEXIST') this.starved = false;
+      else await rm(join(this.dir, RESERVE_FILE), { force: true }).catch(() => undefined);
     }
   }
 
