@@ -124,9 +124,14 @@ describe('RETENTION_MINUTES_DAYS and RETENTION_DAYS on the built server', () => 
       ),
     ).toBe(14);
 
-    const swept = await readMetric(
-      `${server.url}/metrics`,
-      'tally_swept_documents_total{what="detail past RETENTION_MINUTES_DAYS and RETENTION_DAYS"}',
+    // Counted when the job's run ends, which can be just after the documents went: wait for it too.
+    const swept = await waitFor(
+      () =>
+        readMetric(
+          `${server.url}/metrics`,
+          'tally_swept_documents_total{what="detail past RETENTION_MINUTES_DAYS and RETENTION_DAYS"}',
+        ),
+      { what: 'the retention run counted in /metrics', timeoutMs: 60_000, until: (n) => (n ?? 0) > 0 },
     );
     expect(swept).toBeGreaterThan(0);
   });
