@@ -66,6 +66,8 @@ export interface Config {
   /** Heap the cache of parsed GraphQL documents may hold, in bytes; 0: no cache (GRAPHQL_DOCUMENT_CACHE_MB). */
   readonly documentCacheBytes: number;
   readonly visitors: VisitorsConfig;
+  /** VISITS_ENABLED and VISIT_TIMEOUT_MINUTES (issue 29). */
+  readonly visits: { readonly enabled: boolean; readonly timeoutMinutes: number };
   readonly dimensions: DimensionsConfig;
   /** TRUST_PROXY: whether request.ip comes from X-Forwarded-For (Fastify's trustProxy). */
   readonly trustProxy: TrustProxy;
@@ -308,6 +310,10 @@ function readConfig(env: Env): Config {
     retention: retention(env),
     documentCacheBytes: integer(env, 'GRAPHQL_DOCUMENT_CACHE_MB', 16, 0, 4_096) * 1024 * 1024,
     visitors: { saltRotation: oneOf(env, 'VISITOR_SALT_ROTATION', SALT_ROTATIONS, 'day') },
+    visits: {
+      enabled: boolean(env, 'VISITS_ENABLED', true),
+      timeoutMinutes: integer(env, 'VISIT_TIMEOUT_MINUTES', 30, 1, 1_440),
+    },
     dimensions: dimensions(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };

@@ -29,6 +29,8 @@ export interface HitPipelineSettings {
   readonly dashboards: { readonly siteTotals: boolean; readonly topPagesRollupPages: number };
   /** Visitors (issue 19): how often the beacon's salt rotates (VISITOR_SALT_ROTATION). */
   readonly visitors: { readonly saltRotation: SaltRotation };
+  /** Visits (issue 29): VISITS_ENABLED, and VISIT_TIMEOUT_MINUTES, the longest gap within one visit. */
+  readonly visits: { readonly enabled: boolean; readonly timeoutMinutes: number };
   /** Dimensions (issue 20). */
   readonly dimensions: {
     /** DIMENSIONS_ENABLED: count every hit under one value of every dimension. */

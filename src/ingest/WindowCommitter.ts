@@ -52,6 +52,11 @@ export interface WindowCommitterOptions {
   readonly dir: string;
   readonly windowMs: number;
   readonly newBatch: () => CounterBatch;
+  /**
+   * Run once per window before its counters are split and written (the visit transitions: openHitPipeline), under the
+   * window's mark; re-run until it succeeds, so it must be idempotent under that mark.
+   */
+  readonly prepare?: ((batch: CounterBatch, mark: FlushMark) => Promise<void>) | undefined;
   /** One window's counter writes, guarded and recorded by its mark. */
   readonly write: (batch: CounterBatch, mark: FlushMark) => Promise<void>;
   readonly logger: Logger;
@@ -243,6 +248,7 @@ export class WindowCommitter {
    */
   private async writeWindow(window: Window): Promise<void> {
     const mark = flushMark({ lane: this.checkpoint.lane, seq: window.seq });
+    await this.prepareWindow(window, mark);
     let refused = false;
     const queue = window.batch.split(this.partDocuments);
     for (let attempt = 0; queue.length > 0;) {
@@ -268,6 +274,26 @@ export class WindowCommitter {
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
     if (!refused) this.partDocuments = Math.min(this.options.maxWriteDocuments, this.partDocuments * 2);
+  }
+
+  private async prepareWindow(window: Window, mark: FlushMark): Promise<void> {
+    const { prepare, logger } = this.options;
+    if (prepare === undefined) return;
+    for (let attempt = 0; ;) {
+      try {
+        await prepare(window.batch, mark);
+        return;
+      } catch (error) {
+        if (this.closing && Date.now() >= this.closeBy) throw error;
+        const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+        const delay = delays[Math.min(attempt++, delays.length - 1)] as number;
+        logger.warn(
+          { err: error, seq: window.seq, retryInMs: delay },
+          "ingest log: a window's visits were not written; re-sending",
+        );
+        await new Promise((resolve) => setTimeout(resolve, this.closing ? Math.min(delay, 100) : delay));
+      }
+    }
   }
 
   /** One bulk write per collection of one part; false (the error logged) when the database refused it. */

@@ -31,7 +31,9 @@ import { RequestLedger } from '../store/requestLedger';
 import type { Sweep } from '../store/ttlOrSweep';
 import { ensureVisitorSecret } from '../store/visitorSecret';
 import { VisitorSaltStore } from '../store/VisitorSaltStore';
-import { HOUR_MS } from '../time/buckets';
+import { HOUR_MS, MINUTE_MS } from '../time/buckets';
+import { VisitSessionStore } from '../store/visitSessions';
+import { VisitTracker } from './VisitTracker';
 import { retainsEverything } from '../time/retentionCutoffs';
 import { createFlushWriter, flushDeadlineMs } from './createFlushWriter';
 import type { FlushRetry } from './createFlushWriter';
@@ -118,6 +120,52 @@ export interface HitPipeline {
   forget(site: string, page?: string): void;
 }
 
+/**
+ * Visits (issue 29): the session store (its expiry index, or a sweep) and the step every flush takes before its
+ * counters: its hits' visit transitions, added to the batch as counter changes. Site changes are kept where site
+ * totals are.
+ */
+async function openVisits(
+  database: Database,
+  settings: HitPipelineSettings,
+  deps: {
+    readonly clock: () => number;
+    readonly logger: Logger;
+    readonly writeConcern: string | number | undefined;
+    readonly dimensions: DimensionCounting | undefined;
+    readonly sweeps: Sweep[];
+    readonly intervalMs: number;
+  },
+): Promise<(batch: CounterBatch, mark?: FlushMark) => Promise<void>> {
+  const timeoutMs = settings.visits.timeoutMinutes * MINUTE_MS;
+  const store = new VisitSessionStore(database, {
+    // A late hit (a window replayed after a stop) still finds its visit for a while after the timeout.
+    keepMs: timeoutMs + VISIT_SESSION_GRACE_MS,
+    writeConcern: deps.writeConcern === undefined ? undefined : { w: deps.writeConcern as number },
+    logger: deps.logger,
+  });
+  if ((await store.ensureIndexes()) === 'sweep') {
+    deps.sweeps.push({
+      what: 'visit sessions',
+      intervalMs: Math.min(deps.intervalMs, timeoutMs),
+      sweep: (now, context) => store.sweep(now, context),
+    });
+  }
+  const tracker = new VisitTracker(store, { timeoutMs, clock: deps.clock });
+  const siteTotals = settings.dashboards.siteTotals;
+  return async (batch, mark) => {
+    if (batch.visitHits.length === 0) return;
+    const changes = await tracker.apply(batch.visitHits, mark);
+    batch.visitHits = [];
+    for (const { site, delta } of changes) {
+      if (delta.page !== undefined || siteTotals) batch.addVisitDelta(site, delta, deps.dimensions);
+    }
+  };
+}
+
+/** How long a visit session is kept beyond the visit timeout. */
+const VISIT_SESSION_GRACE_MS = 10 * MINUTE_MS;
+
 export async function openHitPipeline(
   database: Database,
   settings: HitPipelineSettings,
@@ -201,8 +249,12 @@ export async function openHitPipeline(
       ? new PageRollup({ maxPages: settings.dashboards.topPagesRollupPages })
       : undefined;
   const events = new EventCounting();
+  const visits = settings.visits.enabled
+    ? await openVisits(database, settings, { clock, logger, writeConcern, dimensions, sweeps, intervalMs })
+    : undefined;
   const newBatch = (): CounterBatch =>
     new CounterBatch({
+      visits: visits !== undefined,
       siteTotals: settings.dashboards.siteTotals,
       seconds: settings.seconds.enabled ? { now: clock(), retentionMs: secondsRetentionMs } : undefined,
       dimensions,
@@ -212,8 +264,11 @@ export async function openHitPipeline(
   const { leaseMs, waitMs } = settings.idempotency;
   // Where updates are read-modify-write without a lock, the log's windows and keyed flushes take turns.
   const turns = database.policy.singleWriter && options.ingestLog ? new SerialQueue() : undefined;
-  const writeCounters = (batch: CounterBatch, mark?: FlushMark): Promise<void> =>
-    turns ? turns.run(() => counters.write(batch, mark)) : counters.write(batch, mark);
+  const writeCounters = async (batch: CounterBatch, mark?: FlushMark): Promise<void> => {
+    // Database mode: a flush's visit transitions first (idempotent under its mark), then its counters.
+    if (visits !== undefined) await visits(batch, mark);
+    return turns ? turns.run(() => counters.write(batch, mark)) : counters.write(batch, mark);
+  };
   const flushWriter = createFlushWriter({
     counters: { write: writeCounters },
     ledger,
@@ -245,6 +300,7 @@ export async function openHitPipeline(
         windowMs: options.ingestLog.windowMs,
         maxWriteDocuments: Math.min(settings.ingest.maxFlushDocuments, WINDOW_PART_DOCUMENTS),
         newBatch,
+        prepare: visits,
         write: writeCounters,
         logger,
         observer: options.observer,

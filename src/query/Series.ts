@@ -2,6 +2,7 @@
 import type { Dimension } from '../domain/dimensions/Dimension';
 import type { Granularity } from '../time/Granularity';
 import type { RetentionCutoffs } from '../time/retentionCutoffs';
+import type { VisitCounts } from './visitCounts';
 
 export interface SeriesRequest {
   readonly site: string;
@@ -19,6 +20,8 @@ export interface SeriesRequest {
   readonly filter?: DimensionFilter | undefined;
   /** What retention keeps at the request's `now` (retentionCutoffs); absent: everything. */
   readonly retained?: RetentionCutoffs | undefined;
+  /** Read the visit counters too (issue 29: a query selected visit figures). */
+  readonly visits?: boolean | undefined;
 }
 
 export interface VisitorOptions {
@@ -51,6 +54,11 @@ export interface SeriesPoint {
    * visitors were not asked for.
    */
   readonly visitors?: number | null | undefined;
+  /**
+   * The bucket's visit counters (visitCounts); null where they do not answer it (minutes, a dimension filter, SECOND,
+   * retention); absent when visits were not asked for.
+   */
+  readonly visits?: VisitCounts | null | undefined;
 }
 
 /** Distinct visitors over an explicit span: the series' own, or the smallest union of stored periods covering it. */
@@ -76,4 +84,6 @@ export interface Series {
    * were not asked for.
    */
   readonly visitors?: SpanVisitors | null | undefined;
+  /** The sum of the points' visit counters; null when one of them is; absent when visits were not asked for. */
+  readonly visits?: VisitCounts | null | undefined;
 }

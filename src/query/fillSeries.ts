@@ -12,6 +12,9 @@ import { KEEP_EVERYTHING } from '../time/retentionCutoffs';
 import type { RetentionCutoffs } from '../time/retentionCutoffs';
 import type { CounterPiece } from './counterPieces';
 import type { DocumentLookup } from './DocumentLookup';
+import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
+import { addVisitCounts, NO_VISITS, sumVisitPieces } from './visitCounts';
+import type { VisitCounts } from './visitCounts';
 import type { PeriodPiece } from './periodPieces';
 import type { SeriesPlan } from './planSeries';
 import { counterPieceDropped, periodPieceDropped, secondDropped } from './retainedDetail';
@@ -38,18 +41,61 @@ export function fillSeries(request: SeriesRequest, plan: SeriesPlan, lookup: Doc
     ? null
     : counts.reduce<number>((sum, hits) => sum + (hits as number), 0);
   const from = plan.bucketStarts[0] as number;
+  const visits = request.visits === true ? fillVisits(request, plan, lookup, counts) : undefined;
   if (request.visitors === undefined) {
-    const points: SeriesPoint[] = plan.bucketStarts.map((t, i) => ({ t, hits: counts[i] as number | null }));
-    return { request, from, to: plan.end, total, points, droppedPoints: countNull(counts) };
+    const points: SeriesPoint[] = plan.bucketStarts.map((t, i) =>
+      visits
+        ? { t, hits: counts[i] as number | null, visits: visits.points[i] ?? null }
+        : { t, hits: counts[i] as number | null },
+    );
+    return {
+      request,
+      from,
+      to: plan.end,
+      total,
+      points,
+      droppedPoints: countNull(counts),
+      ...(visits ? { visits: visits.total } : {}),
+    };
   }
   const visitors = retainedVisitors(seriesVisitors(request, plan, lookup), plan, cutoffs);
   const points: SeriesPoint[] = plan.bucketStarts.map((t, i) => ({
     t,
     hits: counts[i] as number | null,
     visitors: visitors.points[i] ?? null,
+    ...(visits ? { visits: visits.points[i] ?? null } : {}),
   }));
   const droppedPoints = counts.filter((hits, i) => hits === null || visitors.dropped[i] === true).length;
-  return { request, from, to: plan.end, total, points, visitors: visitors.range, droppedPoints };
+  return {
+    request,
+    from,
+    to: plan.end,
+    total,
+    points,
+    visitors: visitors.range,
+    droppedPoints,
+    ...(visits ? { visits: visits.total } : {}),
+  };
+}
+
+/**
+ * Each bucket's visit counters, and their sum: null for a bucket whose hits retention dropped or that visit counters
+ * do not answer (minutes, SECOND buckets, a dimension filter), and the sum null then too.
+ */
+function fillVisits(
+  request: SeriesRequest,
+  plan: SeriesPlan,
+  lookup: DocumentLookup,
+  counts: readonly (number | null)[],
+): { readonly points: Array<VisitCounts | null>; readonly total: VisitCounts | null } {
+  const site = request.page === SITE_TOTAL_PAGE;
+  const answered = request.granularity !== Granularity.SECOND && request.filter === undefined;
+  const points = plan.bucketStarts.map((_, i) =>
+    !answered || counts[i] === null ? null : sumVisitPieces(lookup, plan.pieces[i] ?? [], site),
+  );
+  let total: VisitCounts | null = NO_VISITS;
+  for (const point of points) total = point === null || total === null ? null : addVisitCounts(total, point);
+  return { points, total };
 }
 
 /**

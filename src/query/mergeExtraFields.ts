@@ -8,12 +8,16 @@ import type { DimensionKeys, ExtraFields } from '../store/statsExtras';
 export function mergeExtraFields(list: Iterable<ExtraFields | undefined>): ExtraFields | undefined {
   let any = false;
   let visitors = false;
+  let visits = false;
+  const dimensionVisits = new Map<Dimension, 'all' | Set<string>>();
   const dimensions = new Map<Dimension, 'all' | Set<string>>();
   const dimensionVisitors = new Map<Dimension, 'all' | Set<string>>();
   for (const extra of list) {
     if (extra === undefined) continue;
     any = true;
     visitors ||= extra.visitors === true;
+    visits ||= extra.visits === true;
+    addKeys(dimensionVisits, extra.dimensionVisits);
     addKeys(dimensions, extra.dimensions);
     addKeys(dimensionVisitors, extra.dimensionVisitors);
   }
@@ -22,6 +26,8 @@ export function mergeExtraFields(list: Iterable<ExtraFields | undefined>): Extra
     ...(visitors ? { visitors } : {}),
     ...(dimensions.size > 0 ? { dimensions } : {}),
     ...(dimensionVisitors.size > 0 ? { dimensionVisitors } : {}),
+    ...(visits ? { visits } : {}),
+    ...(dimensionVisits.size > 0 ? { dimensionVisits } : {}),
   };
 }
 

@@ -46,6 +46,8 @@ export interface SeriesInput {
   readonly timeZone?: string | null | undefined;
   /** Read distinct visitors as well (the query selected them). */
   readonly visitors?: boolean | undefined;
+  /** Read the visit counters as well (the query selected visit figures). */
+  readonly visits?: boolean | undefined;
   /** Only hits with this value of one dimension. */
   readonly filter?: DimensionFilterInput | null | undefined;
 }
@@ -89,6 +91,7 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
     timeZone,
     ...(input.visitors ? { visitors: visitorOptions(now, limits.secondsRetentionMs, retained) } : {}),
     ...(retained ? { retained } : {}),
+    ...(input.visits === true ? { visits: true } : {}),
   };
   if (input.filter == null) return request;
   return { ...request, filter: parseDimensionFilter(input.filter, request, limits.dimensionVisitors ?? new Set()) };

@@ -15,6 +15,7 @@ import { bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';
 import { UTC_ZONE } from '../time/zoneOffset';
 import type { ExtraFields } from '../store/statsExtras';
 import { counterPieces } from './counterPieces';
+import { visitsAnswer } from './visitCounts';
 import type { CounterPiece } from './counterPieces';
 import { coveringPeriods } from './coveringPeriods';
 import type { PeriodCover } from './coveringPeriods';
@@ -43,6 +44,9 @@ export interface SeriesPlan {
   readonly visitorCover?: PeriodCover | undefined;
 }
 
+/** One object for every document: DocumentNeeds merges extras per source once per object. */
+const VISIT_FIELDS: ExtraFields = { visits: true };
+
 export function planSeries(request: SeriesRequest): SeriesPlan {
   const { granularity, from, to, filter } = request;
   const zone = request.timeZone ?? UTC_ZONE;
@@ -67,6 +71,12 @@ export function planSeries(request: SeriesRequest): SeriesPlan {
   } else {
     pieces = starts.map((start, i) => counterPieces(start, starts[i + 1] ?? end));
     for (const bucket of pieces) for (const piece of bucket) docs.addCounter(piece);
+    if (request.visits === true) {
+      for (const bucket of pieces) {
+        if (!visitsAnswer(bucket)) continue;
+        for (const piece of bucket) docs.add(piece.source, piece.doc, VISIT_FIELDS);
+      }
+    }
   }
 
   const visitors = planVisitors(request, starts, end, docs);

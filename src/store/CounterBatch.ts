@@ -9,7 +9,9 @@ import type { Hit } from '../domain/Hit';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { registerValue } from '../domain/visitors/registerUpdate';
 import { hitParts } from '../time/hitParts';
+import type { VisitDelta } from '../domain/visits/VisitDelta';
 import { addHitToDaily, dailyDocumentId } from './dailyStats';
+import { visitDayPath, visitHourPath } from './visitCounters';
 import { EventCounting } from './EventCounting';
 import { EVENT_VISITOR_MASK } from './eventDocument';
 import { eventsDailyId } from './eventsDaily';
@@ -51,6 +53,8 @@ export interface CounterBatchOptions {
   readonly pageRollup?: PageRollup | undefined;
   /** How event documents admit names, keys and values (the process's one EventCounting); absent: one per batch. */
   readonly events?: EventCounting | undefined;
+  /** Keep the hits that have a visitor for the visit transitions (issue 29: VisitTracker, before the write). */
+  readonly visits?: boolean | undefined;
 }
 
 /** Every collection a batch writes, in the order its documents are split into parts. */
@@ -65,6 +69,12 @@ export class CounterBatch {
   readonly eventsMonthly = new PendingUpdates();
   /** Hits added (a hit with count n counts once). */
   hits = 0;
+  /**
+   * With visits: the hits that have a visitor, waiting for their visit transitions (src/ingest/applyVisits), which
+   * turn them into visit counter changes in this batch before it is written, and empty this.
+   */
+  visitHits: Hit[] = [];
+  private readonly keepsVisitHits: boolean;
   /** Second-level documents start at this instant or later (older ones would be expired at once). */
   private readonly secondsFrom: number | undefined;
   private readonly siteTotals: boolean;
@@ -81,9 +91,11 @@ export class CounterBatch {
     this.dimensions = options.dimensions;
     this.pageRollup = options.pageRollup;
     this.events = options.events ?? new EventCounting();
+    this.keepsVisitHits = options.visits ?? false;
   }
 
   add(hit: Hit): void {
+    if (this.keepsVisitHits && hit.visitor !== undefined) this.visitHits.push(hit);
     if (hit.event !== undefined) {
       this.addEvent(hit);
       return;
@@ -167,7 +179,28 @@ export class CounterBatch {
     this.hits += 1;
   }
 
+  /**
+   * One visit counter change, in the documents of the visit's start period: `vh.<hour>.<field>` of the daily
+   * document, `vd.<day of month>.<field>` of the monthly one; a site change (no page) also under the visit's
+   * dimension values (`dx`) where `counting` (the process's DimensionCounting) is given.
+   */
+  addVisitDelta(site: string, delta: VisitDelta, counting: DimensionCounting | undefined): void {
+    const parts = hitParts(delta.start);
+    const page = delta.page ?? SITE_TOTAL_PAGE;
+    const day = this.daily.document(site, page, parts.day, dailyDocumentId);
+    const month = this.monthly.document(site, page, parts.month, monthlyDocumentId);
+    day.add(visitHourPath(parts.hourOfDay, delta.field), delta.amount);
+    month.add(visitDayPath(parts.dayOfMonth, delta.field), delta.amount);
+    const dimensions = delta.dimensions;
+    if (delta.page !== undefined || counting === undefined || dimensions === undefined) return;
+    counting.slotsOf(dimensions, this.slots);
+    this.slotsOf = undefined;
+    counting.countVisit(day, this.slots, delta.field, delta.amount);
+    counting.countVisit(month, this.slots, delta.field, delta.amount);
+  }
+
   absorb(other: CounterBatch): void {
+    if (other.visitHits.length > 0) this.visitHits.push(...other.visitHits);
     this.daily.absorb(other.daily);
     this.monthly.absorb(other.monthly);
     this.seconds.absorb(other.seconds);

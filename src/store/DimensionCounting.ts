@@ -112,6 +112,18 @@ export class DimensionCounting {
     }
   }
 
+  /**
+   * Adds a visit counter change (issue 29) under each slot's key in a site document, admitted as hits are (a visit's
+   * values are its first hit's, counted there already, so they are mostly admitted).
+   */
+  countVisit(document: PendingDocument, slots: readonly DimensionSlot[], field: string, amount: number): void {
+    for (let index = 0; index < DIMENSIONS.length; index++) {
+      const slot = slots[index] as DimensionSlot;
+      const tally = document.tallyOf.get(slot) ?? document.tally(slot, this.admit(document, slot));
+      tally.visit(field, amount);
+    }
+  }
+
   /** The slot a value counts under in `document`: its own if the document admits it, else `(other)`. */
   private admit(document: PendingDocument, slot: DimensionSlot): DimensionSlot {
     const index = slot.dimension;

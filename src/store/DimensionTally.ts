@@ -20,6 +20,8 @@ export interface DimensionSlot {
 
 export class DimensionTally {
   hits = 0;
+  /** Visit counter changes (issue 29) by field (`dx.<dimension>.<key>.<field>`); created by the first. */
+  visits: Map<string, number> | undefined;
   /** Sketch words by register; created by the first visitor. */
   words: Map<number, number> | undefined;
 
@@ -30,16 +32,28 @@ export class DimensionTally {
     words.set(register, (words.get(register) ?? 0) | word);
   }
 
+  visit(field: string, amount: number): void {
+    const visits = (this.visits ??= new Map());
+    visits.set(field, (visits.get(field) ?? 0) + amount);
+  }
+
   /** Adds everything `other` (a tally of the same value) holds. */
   absorb(other: DimensionTally): void {
     this.hits += other.hits;
     if (other.words) for (const [register, word] of other.words) this.or(register, word);
+    if (other.visits) for (const [field, amount] of other.visits) this.visit(field, amount);
   }
 
   /** Writes the tally into an upsert's `$inc` and `$bit` operands (adding to what a tally of the same path wrote). */
   writeInto(inc: Record<string, number>, bit: Document): void {
     const { path, visitorPrefix } = this.slot;
     if (this.hits !== 0) inc[path] = (inc[path] ?? 0) + this.hits;
+    if (this.visits !== undefined) {
+      // `d.<dimension>.<key>` → `dx.<dimension>.<key>.<field>`.
+      const prefix = `dx${path.slice(1)}.`;
+      for (const [field, amount] of this.visits)
+        if (amount !== 0) inc[prefix + field] = (inc[prefix + field] ?? 0) + amount;
+    }
     if (this.words === undefined) return;
     for (const [register, word] of this.words) {
       const field = visitorPrefix + registerName(register);

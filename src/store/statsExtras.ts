@@ -9,6 +9,8 @@
  */
 import type { Document } from 'mongodb';
 import type { Dimension } from '../domain/dimensions/Dimension';
+import { VISIT_COUNTERS_PROJECTION } from './visitCounters';
+import type { VisitCounterFields } from './visitCounters';
 
 /** Every key of a dimension, or only these keys (dimensionKey's escaped form). */
 export type DimensionKeys = 'all' | ReadonlySet<string>;
@@ -20,6 +22,10 @@ export interface ExtraFields {
   readonly dimensions?: ReadonlyMap<Dimension, DimensionKeys> | undefined;
   /** `dv.<dimension>` whole, or `dv.<dimension>.<key>` per key listed. */
   readonly dimensionVisitors?: ReadonlyMap<Dimension, DimensionKeys> | undefined;
+  /** Visit counters (issue 29): `vh` of daily documents, `vd` of monthly ones. */
+  readonly visits?: boolean | undefined;
+  /** Visit counters per dimension value (site documents): `dx.<dimension>` whole, or per key listed. */
+  readonly dimensionVisits?: ReadonlyMap<Dimension, DimensionKeys> | undefined;
 }
 
 /** A stored sketch: register number → word (VisitorSketch.fromStoredFields reads it). */
@@ -32,7 +38,7 @@ export type PackedSketch = Uint8Array;
 export type PackedCounters = Uint8Array;
 
 /** The extra fields as read; each present only when projected and written. */
-export interface StatsExtras {
+export interface StatsExtras extends VisitCounterFields {
   readonly v?: StoredSketch;
   readonly vz?: PackedSketch;
   readonly d?: Readonly<Partial<Record<string, Readonly<Record<string, number>>>>>;
@@ -58,12 +64,14 @@ export function extraProjection(extra: ExtraFields | undefined): Document {
   for (const dimension of extra.dimensions?.keys() ?? []) projection[`dz.${dimension}`] = 1;
   addDimensionPaths(projection, 'dv', extra.dimensionVisitors);
   addDimensionPaths(projection, 'dvz', extra.dimensionVisitors);
+  if (extra.visits === true) Object.assign(projection, VISIT_COUNTERS_PROJECTION);
+  addDimensionPaths(projection, 'dx', extra.dimensionVisits);
   return projection;
 }
 
 function addDimensionPaths(
   projection: Document,
-  field: 'd' | 'dv' | 'dvz',
+  field: 'd' | 'dv' | 'dvz' | 'dx',
   wanted: ReadonlyMap<Dimension, DimensionKeys> | undefined,
 ): void {
   if (wanted === undefined) return;

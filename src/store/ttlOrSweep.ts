@@ -88,7 +88,8 @@ async function createTtlIndex<T extends Document>(collection: Collection<T>, ind
  * else (`exactIds`: stock FerretDB).
  */
 export interface SweepPlan {
-  readonly scan: 'head' | 'range';
+  /** `all`: every document's expiry is read (rewritten documents, whose creation order is not their expiry order). */
+  readonly scan: 'head' | 'range' | 'all';
   readonly deletes: 'idList' | 'exactIds';
 }
 
@@ -150,12 +151,16 @@ export async function deleteExpired(
               .limit(SWEEP_READ_SIZE)
               .toArray(),
           )
-        : await step(`reading the ${SWEEP_READ_SIZE} oldest ${what}`, () =>
-            target.finder
-              .find({}, { projection: { _id: 1, [field]: 1 } })
-              .limit(SWEEP_READ_SIZE)
-              .toArray(),
-          );
+        : plan.scan === 'all'
+          ? await step(`reading every ${what}`, () =>
+              target.finder.find({}, { projection: { _id: 1, [field]: 1 } }).toArray(),
+            )
+          : await step(`reading the ${SWEEP_READ_SIZE} oldest ${what}`, () =>
+              target.finder
+                .find({}, { projection: { _id: 1, [field]: 1 } })
+                .limit(SWEEP_READ_SIZE)
+                .toArray(),
+            );
     const expired = found.filter((document) => dateAt(document, field) < cutoff).map((document) => document._id);
     let round = 0;
     for (let i = 0; i < expired.length && !context.stopped(); i += SWEEP_DELETE_SIZE) {
@@ -163,7 +168,8 @@ export async function deleteExpired(
       round += await step(`deleting ${ids.length} expired ${what}`, () => deleteIds(target, ids, before));
     }
     deleted += round;
-    const more = found.length === SWEEP_READ_SIZE && expired.length === found.length && round > 0;
+    const more =
+      plan.scan !== 'all' && found.length === SWEEP_READ_SIZE && expired.length === found.length && round > 0;
     if (!more) break;
   }
   return deleted;

@@ -55,6 +55,14 @@ const VISITOR_PATHS = [
   ['comparison', 'points', 'visitors'],
 ] as const;
 
+/** Where a PageStats selection shows visit figures. */
+const VISIT_PATHS = ['visits', 'bounceRate', 'visitDuration', 'viewsPerVisit'].flatMap((field) => [
+  [field],
+  ['points', field],
+  ['comparison', field],
+  ['comparison', 'points', field],
+]);
+
 @Resolver()
 export class PageStatsResolver {
   @Query(() => PageStatsType, {
@@ -110,7 +118,8 @@ async function loadStats(
   if (event != null && input.filter != null) {
     throw new BadUserInputError('event and filter cannot be combined: an event series is not broken down', 'filter');
   }
-  const request = parseSeriesRequest({ ...input, visitors }, services.seriesLimits, services.clock());
+  const visits = selectsField(info, VISIT_PATHS);
+  const request = parseSeriesRequest({ ...input, visitors, visits }, services.seriesLimits, services.clock());
   const requests: SeriesRequest[] = compare ? [request, comparisonRequest(request, compare)] : [request];
   if (event != null) {
     const key = parseEventSeries(requests, event);

@@ -1,4 +1,5 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
+import { VisitFiguresFields } from './VisitFiguresFields';
 import { Field, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { Granularity } from './GranularityEnum';
@@ -9,7 +10,7 @@ import { SeriesPointType } from './SeriesPointType';
   description:
     'A dense hit series for one page or a whole site: every bucket that intersects the range, zeros included.',
 })
-export class PageStatsType {
+export class PageStatsType extends VisitFiguresFields {
   @Field({ description: 'The site, as recorded.' })
   site!: string;
 

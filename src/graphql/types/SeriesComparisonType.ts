@@ -1,4 +1,5 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
+import { VisitFiguresFields } from './VisitFiguresFields';
 import { Field, Float, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { Comparison } from './ComparisonEnum';
@@ -7,7 +8,7 @@ import { SeriesPointType } from './SeriesPointType';
 @ObjectType('SeriesComparison', {
   description: 'The earlier series a series is compared with, in the same granularity and time zone.',
 })
-export class SeriesComparisonType {
+export class SeriesComparisonType extends VisitFiguresFields {
   @Field(() => Comparison, { description: 'Which earlier series this is.' })
   kind!: Comparison;
 

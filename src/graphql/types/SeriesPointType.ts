@@ -1,9 +1,10 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
+import { VisitFiguresFields } from './VisitFiguresFields';
 import { Field, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 
 @ObjectType('SeriesPoint', { description: 'One bucket of a series.' })
-export class SeriesPointType {
+export class SeriesPointType extends VisitFiguresFields {
   @Field(() => DateTimeScalar, { description: 'Start of the bucket (UTC).' })
   t!: Date;
 

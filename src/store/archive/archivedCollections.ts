@@ -19,6 +19,7 @@ import { REQUESTS_COLLECTION } from '../requestLedger';
 import { SECONDS_COLLECTION } from '../secondStats';
 import { VISITOR_SALTS_COLLECTION } from '../VisitorSaltStore';
 import { VISITOR_SECRET_COLLECTION } from '../visitorSecret';
+import { VISIT_SESSIONS_COLLECTION } from '../visitSessions';
 
 export type MergeRule = 'add' | 'keep';
 
@@ -41,6 +42,8 @@ export const ARCHIVED_COLLECTIONS: readonly ArchivedCollection[] = [
   { name: IMPRESSION_PAIRS_COLLECTION, merge: 'add', data: true },
   { name: IMPRESSION_ITEMS_COLLECTION, merge: 'add', data: true },
   { name: REQUESTS_COLLECTION, merge: 'keep', data: true },
+  // Visits in progress: the target's own sessions win; an archived one continues its visit if it has not expired.
+  { name: VISIT_SESSIONS_COLLECTION, merge: 'keep', data: false },
   // Pending deletions: a restored archive goes on deleting what its source was deleting.
   { name: DELETIONS_COLLECTION, merge: 'keep', data: false },
 ];

@@ -1,0 +1,154 @@
+/**
+ * Turns a flush's hits into visit transitions (issue 29), exactly once, across instances:
+ * 1. The hits with a visitor are grouped by session (visitSessionId) and put in time order.
+ * 2. Each session's state is taken from this process's cache of the states it wrote last, or taken to be new; the
+ *    transitions are computed (advanceVisit) and the new states written in one bulk write, each conditional on the
+ *    state it was computed from (VisitSessionStore.write). So a single instance pays one extra round trip per flush.
+ * 3. A session whose write lost (another instance advanced it, it expired, this process forgot it) is read back and
+ *    computed again from what is stored, until none lose.
+ * 4. A session whose stored outbox shows this flush's mark already wrote it (a re-sent window or a re-driven keyed
+ *    flush, after a crash or a timeout) is not advanced again: its changes are recomputed from the state it had
+ *    before (the same inputs give the same changes), or dropped when a later flush of the lane has followed, since
+ *    that means every counter of this one was written.
+ * The counter changes come back to the caller, which adds them to the batch written under the same mark: documents
+ * that already absorbed the mark skip them, the others take them once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Hit } from '../domain/Hit';
+import { advanceVisit } from '../domain/visits/advanceVisit';
+import type { VisitDelta } from '../domain/visits/VisitDelta';
+import type { VisitHit, VisitState } from '../domain/visits/VisitState';
+import type { FlushMark } from '../store/FlushMark';
+import { visitSessionId, writeVersion } from '../store/visitSessions';
+import type { SessionWrite, StoredSession, VisitSessionStore } from '../store/visitSessions';
+
+export interface VisitTrackerOptions {
+  readonly timeoutMs: number;
+  readonly clock: () => number;
+  /** Sessions whose state this process remembers (the oldest are forgotten first); default 200,000. */
+  readonly maxCached?: number | undefined;
+}
+
+/** A counter change and the site whose documents take it. */
+export interface SiteVisitDelta {
+  readonly site: string;
+  readonly delta: VisitDelta;
+}
+
+interface Session {
+  readonly site: string;
+  readonly hits: VisitHit[];
+}
+
+interface Known {
+  readonly version: string;
+  readonly state: VisitState;
+}
+
+/** Rounds of lost writes before a flush gives up (and is re-sent as a whole). */
+const MAX_ROUNDS = 8;
+
+export class VisitTracker {
+  private readonly cache = new Map<string, Known>();
+  private readonly maxCached: number;
+  /** Flushes without a mark still need versions nobody else writes. */
+  private readonly unmarkedLane = randomUUID();
+  private unmarkedSeq = 0;
+
+  constructor(
+    private readonly store: VisitSessionStore,
+    private readonly options: VisitTrackerOptions,
+  ) {
+    this.maxCached = options.maxCached ?? 200_000;
+  }
+
+  async apply(hits: readonly Hit[], mark: FlushMark | undefined): Promise<SiteVisitDelta[]> {
+    const sessions = groupBySession(hits);
+    const version = writeVersion(mark?.mark ?? { lane: this.unmarkedLane, seq: ++this.unmarkedSeq });
+    const deltas: SiteVisitDelta[] = [];
+    const written = new Map<string, Known>();
+    /** Sessions read from the database this flush (after a lost write). */
+    let stored = new Map<string, StoredSession>();
+    let pending = [...sessions.keys()];
+    for (let round = 0; pending.length > 0; round++) {
+      if (round >= MAX_ROUNDS) throw new Error(`visit sessions kept changing under ${pending.length} writes`);
+      const writes: SessionWrite[] = [];
+      const computed = new Map<string, SiteVisitDelta[]>();
+      for (const id of pending) {
+        const session = sessions.get(id) as Session;
+        const found = stored.get(id);
+        const replayed = found && mark ? absorbedBy(found, mark) : undefined;
+        if (replayed !== undefined) {
+          if (replayed.redo) {
+            const { deltas: again } = advanceVisit(replayed.before, session.hits, this.options.timeoutMs);
+            deltas.push(...again.map((delta) => ({ site: session.site, delta })));
+          }
+          continue;
+        }
+        const known = found
+          ? { version: found.version, state: found.state }
+          : round === 0
+            ? this.cache.get(id)
+            : undefined;
+        const advanced = advanceVisit(known?.state, session.hits, this.options.timeoutMs);
+        computed.set(
+          id,
+          advanced.deltas.map((delta) => ({ site: session.site, delta })),
+        );
+        if (advanced.state === undefined) continue;
+        writes.push({ id, expected: known?.version, state: advanced.state, before: known?.state });
+      }
+      const lost = await this.store.write(writes, mark, version, this.options.clock());
+      for (const write of writes) if (!lost.has(write.id)) written.set(write.id, { version, state: write.state });
+      for (const [id, changes] of computed) if (!lost.has(id)) deltas.push(...changes);
+      pending = [...lost];
+      if (pending.length > 0) stored = await this.store.read(pending);
+      for (const id of pending) if (!stored.has(id)) this.cache.delete(id);
+    }
+    for (const [id, known] of written) this.remember(id, known);
+    return deltas;
+  }
+
+  private remember(id: string, known: Known): void {
+    this.cache.delete(id);
+    this.cache.set(id, known);
+    if (this.cache.size > this.maxCached) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done !== true) this.cache.delete(oldest.value);
+    }
+  }
+}
+
+/**
+ * Whether a stored session already took this flush: `redo` with the state before it when it took exactly this
+ * attempt (its changes are made again from there), without when a later attempt of the lane followed.
+ */
+function absorbedBy(session: StoredSession, mark: FlushMark): { redo: boolean; before?: VisitState } | undefined {
+  for (const { lane, seq } of mark.guards) {
+    const entry = session.outbox.get(lane);
+    if (entry === undefined || entry.seq < seq) continue;
+    return entry.seq === seq ? { redo: true, before: entry.before } : { redo: false };
+  }
+  return undefined;
+}
+
+function groupBySession(hits: readonly Hit[]): Map<string, Session> {
+  const sessions = new Map<string, Session>();
+  for (const hit of hits) {
+    if (hit.visitor === undefined) continue;
+    const id = visitSessionId(hit.site, hit.visitor);
+    let session = sessions.get(id);
+    if (session === undefined) sessions.set(id, (session = { site: hit.site, hits: [] }));
+    session.hits.push({
+      site: hit.site,
+      page: hit.page,
+      at: hit.at,
+      count: hit.count,
+      dimensions: hit.dimensions,
+      event: hit.event !== undefined,
+    });
+  }
+  // Stable: hits of one instant keep their arrival order.
+  for (const session of sessions.values()) session.hits.sort((a, b) => a.at - b.at);
+  return sessions;
+}

@@ -1,0 +1,203 @@
+/**
+ * Visits (issue 29) against the real server: the visit counters the pipeline writes equal an independent
+ * sessionisation of the same hits (test/support/sessionise.ts), in database mode and through the ingest log, after a
+ * crash that tore a window's counter writes (the sessions were written, the counters not: the replay recomputes the
+ * changes from each session's outbox), after a crash before the checkpoint (the window written twice), and with two
+ * pipelines (two instances) advancing the same visits in turn, each with its own cache of session states.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Document } from 'mongodb';
+import { loadConfig } from '../../src/config/loadConfig';
+import type { HitInputFields } from '../../src/domain/Hit';
+import { SITE_TOTAL_PAGE } from '../../src/domain/siteTotal';
+import { openHitPipeline } from '../../src/ingest/openHitPipeline';
+import type { HitPipeline } from '../../src/ingest/openHitPipeline';
+import { createLogger } from '../../src/logging/createLogger';
+import type { Database } from '../../src/store/connectDatabase';
+import { dailyDocumentId } from '../../src/store/dailyStats';
+import { monthlyDocumentId } from '../../src/store/monthlyStats';
+import { VISIT_SESSIONS_COLLECTION } from '../../src/store/visitSessions';
+import { Faults, faultyDatabase } from '../support/faultyDatabase';
+import { sessionise } from '../support/sessionise';
+import type { OracleCounts, OracleHit } from '../support/sessionise';
+import { connectTestDatabase } from '../support/testDatabase';
+import type { TestDatabase } from '../support/testDatabase';
+
+const NOW = Date.parse('2026-03-31T20:00:00Z');
+const DAY = Date.parse('2026-03-31T00:00:00Z');
+const MONTH = Date.parse('2026-03-01T00:00:00Z');
+const TIMEOUT_MS = 30 * 60_000;
+const logger = createLogger({ level: (process.env.TEST_LOG ?? 'silent') as 'silent', nodeEnv: 'test' });
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await connectTestDatabase('visits');
+});
+
+afterAll(async () => {
+  await database.dropAndClose();
+});
+
+function open(db: Database, dir?: string): Promise<HitPipeline> {
+  return openHitPipeline(db, loadConfig({ NODE_ENV: 'test' }), {
+    clock: () => NOW,
+    logger,
+    ...(dir ? { ingestLog: { dir, windowMs: 60_000 } } : {}),
+  });
+}
+
+/** Hits in time order over the morning: repeat visitors, gaps under and over the timeout, events, bounces. */
+function traffic(site: string): OracleHit[] {
+  const hits: OracleHit[] = [];
+  let at = DAY + 60_000;
+  for (let i = 0; i < 66; i++) {
+    at += [7_000, 95_000, 40 * 60_000, 3_000, 12 * 60_000, 31 * 60_000, 2 * 60_000][i % 7] as number;
+    // Two visitors at a time, alternating, three hits each: gaps under and over the timeout.
+    const visitor = `person-${Math.floor(i / 6) % 3}-${i % 2}`;
+    hits.push({ site, page: `/p${(i * 5) % 4}`, at, visitor, ...(i % 9 === 4 ? { event: 'Signup' } : {}) });
+  }
+  return hits;
+}
+
+function input(hit: OracleHit): HitInputFields {
+  return {
+    site: hit.site,
+    page: hit.page,
+    at: new Date(hit.at),
+    visitor: hit.visitor,
+    ...(hit.event ? { event: hit.event } : {}),
+  };
+}
+
+/** The stored visit counters of the site (key '') and each page, summed over the day's hours and the month's days. */
+async function stored(
+  site: string,
+  pages: readonly string[],
+): Promise<{ hourly: Map<string, OracleCounts>; daily: Map<string, OracleCounts> }> {
+  const hourly = new Map<string, OracleCounts>();
+  const daily = new Map<string, OracleCounts>();
+  for (const page of ['', ...pages]) {
+    const stored = page === '' ? SITE_TOTAL_PAGE : page;
+    const day = await database.db
+      .collection('stats.daily')
+      .findOne({ _id: dailyDocumentId(site, stored, DAY) as never });
+    const month = await database.db
+      .collection('stats.monthly')
+      .findOne({ _id: monthlyDocumentId(site, stored, MONTH) as never });
+    hourly.set(page, sum(Object.values((day?.vh ?? {}) as Record<string, Document>), page === ''));
+    daily.set(page, sum(Object.values((month?.vd ?? {}) as Record<string, Document>), page === ''));
+  }
+  return { hourly, daily };
+}
+
+function sum(periods: readonly Document[], site: boolean): OracleCounts {
+  const total: OracleCounts = { visits: 0, bounces: 0, seconds: 0, pageviews: 0, entries: 0, exits: 0 };
+  for (const period of periods) {
+    total.visits += Number(period.v ?? 0);
+    total.bounces += Number(period.b ?? 0);
+    total.seconds += Number(period.s ?? 0);
+    total.pageviews += Number(period.p ?? 0);
+    total.entries += site ? 0 : Number(period.e ?? 0);
+    total.exits += site ? 0 : Number(period.x ?? 0);
+  }
+  return total;
+}
+
+async function expectSessionised(site: string, hits: readonly OracleHit[]): Promise<void> {
+  const expected = sessionise(hits, TIMEOUT_MS);
+  const pages = [...expected.keys()].filter((page) => page !== '');
+  const { hourly, daily } = await stored(site, pages);
+  for (const page of ['', ...pages]) {
+    expect({ page, ...hourly.get(page) }).toEqual({ page, ...expected.get(page) });
+    expect({ page, ...daily.get(page) }).toEqual({ page, ...expected.get(page) });
+  }
+}
+
+describe('visits', () => {
+  it('counts what an independent sessionisation counts, flush after flush (INGEST_ACK=database)', async () => {
+    const site = 'database.example';
+    const hits = traffic(site);
+    const pipeline = await open(database);
+    for (const [i, hit] of hits.entries()) {
+      await pipeline.ingest.recordHit(input(hit));
+      // Several flushes: visits continue across them from the stored (and cached) sessions.
+      if (i % 10 === 9) await pipeline.drain();
+    }
+    await pipeline.drain();
+    await expectSessionised(site, hits);
+    expect(sessionise(hits, TIMEOUT_MS).get('')?.bounces).toBeGreaterThan(0);
+    await pipeline.close();
+  });
+
+  it("gives one process's figures with two processes advancing the same visits in turn", async () => {
+    const site = 'two.example';
+    const hits = traffic(site);
+    const first = await open(database);
+    const second = await open(database);
+    for (const [i, hit] of hits.entries()) {
+      const pipeline = i % 3 === 0 ? first : second;
+      await pipeline.ingest.recordHit(input(hit));
+      await pipeline.drain();
+    }
+    await expectSessionised(site, hits);
+    await first.close();
+    await second.close();
+  });
+
+  it.each([
+    ['the daily counters refused', 1],
+    ['the monthly counters refused', 2],
+  ])('through the ingest log, a crash with %s replays to each visit counted once', async (_label, failing) => {
+    const site = `torn${failing}.example`;
+    const dir = mkdtempSync(join(tmpdir(), 'tally-visits-'));
+    const faults = new Faults();
+    const crashing = await open(faultyDatabase(database, faults), dir);
+    const hits = traffic(site);
+    const firstHalf = hits.slice(0, 25);
+    for (const hit of firstHalf) await crashing.ingest.recordHit(input(hit));
+    await crashing.drain();
+    for (const hit of hits.slice(25)) await crashing.ingest.recordHit(input(hit));
+    // The window's sessions are written, then one of its counter writes is refused, and the process stops.
+    faults.failNth(failing, 'before');
+    await crashing.close();
+    expect(faults.pending).toBe(false);
+    await expect(expectSessionised(site, hits)).rejects.toThrow();
+
+    const restarted = await open(database, dir);
+    await restarted.drain();
+    await expectSessionised(site, hits);
+    await restarted.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('through the ingest log, a window written twice (a crash before the checkpoint) counts once', async () => {
+    const site = 'lagging.example';
+    const dir = mkdtempSync(join(tmpdir(), 'tally-visits-'));
+    const pipeline = await open(database, dir);
+    const hits = traffic(site);
+    for (const hit of hits) await pipeline.ingest.recordHit(input(hit));
+    const snapshot = mkdtempSync(join(tmpdir(), 'tally-visits-snapshot-'));
+    cpSync(dir, snapshot, { recursive: true });
+    await pipeline.close();
+    await expectSessionised(site, hits);
+    rmSync(dir, { recursive: true });
+    cpSync(snapshot, dir, { recursive: true });
+
+    const restarted = await open(database, dir);
+    await restarted.drain();
+    await expectSessionised(site, hits);
+    await restarted.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(snapshot, { recursive: true, force: true });
+  });
+
+  it('keeps sessions by an opaque hash, without the site or the visitor id', async () => {
+    const sessions = await database.db.collection(VISIT_SESSIONS_COLLECTION).find({}).toArray();
+    expect(sessions.length).toBeGreaterThan(0);
+    const text = JSON.stringify(sessions);
+    expect(text).not.toContain('person-');
+    expect(text).not.toContain('database.example');
+  });
+});
