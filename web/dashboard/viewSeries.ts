@@ -11,7 +11,7 @@ import type { PageSlot, PageVisitorsSlot, SeriesResult, ViewResult, VisitorsResu
 export const SITE_COLOR = '#52606d';
 export const VISITORS_COLOR = '#0d9488';
 export const FILTER_COLOR = '#d97706';
-export const GOAL_COLOR = '#c026d3';
+export const GOAL_COLOR = '#92400e';
 export const PAGE_COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4d7c0f', '#be185d'];
 
 export interface ViewSeries {
