@@ -214,6 +214,16 @@ describeInChromium('the Goals panel', () => {
       ['free', '1'],
     ]);
 
+    // Over the last hour (no day buckets) the event goal is not charted, and the bar says why; its panels still count it.
+    await page.locator('select[name="range"]').selectOption('1h');
+    await page.locator('#goal-bar .reason', { hasText: 'cannot be charted over the last hour' }).waitFor(WAIT);
+    expect(await page.locator('#totals tbody tr.goal').count()).toBe(0);
+    // The panels count the UTC days the hour touches: today's signups (alice's two, from Google) at least.
+    expect(await page.locator('#panel-sources th').nth(1).innerText()).toBe('Events');
+    expect((await rowsOf(page, '#panel-sources'))[0]).toEqual(['Google', '2']);
+    await page.locator('select[name="range"]').selectOption('7d');
+    await page.locator('#goal-bar', { hasText: 'Charting goal Signup' }).waitFor(WAIT);
+
     // An exact page goal charts that page's hits and the panels count them; a pattern says why it is not charted.
     await page.locator('#goals tbody tr[data-goal="/pricing"] button[aria-pressed]').click();
     await page.locator('#goal-bar', { hasText: 'Charting goal Visit /pricing' }).waitFor(WAIT);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse, validate } from 'graphql';
+import { Kind, parse, validate, visit } from 'graphql';
 import { buildSchema } from '../../../src/graphql/buildSchema';
 import {
   FIRST_DAY_QUERY,
@@ -72,6 +72,16 @@ describe('the dashboard view query', () => {
     }
     expect(source.match(/breakdown\(/g)).toHaveLength(6);
     expect(source.match(/first: 10\s*\)/g)).toHaveLength(7);
+  });
+
+  it('stays within the default GRAPHQL_MAX_ALIASES (30), which counts skipped fields too', () => {
+    let aliases = 0;
+    visit(parse(source), {
+      [Kind.FIELD]: (node) => {
+        if (node.alias) aliases += 1;
+      },
+    });
+    expect(aliases).toBe(26);
   });
 
   it('fills one slot per page, and switches off everything not asked for', () => {
