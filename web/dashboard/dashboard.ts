@@ -14,7 +14,11 @@ import { describeFilter, filterParam, parseFilterParam, planDayBuckets, planFilt
 import type { DimensionFilter, FilterPlan } from './dimensionFilter';
 import { LiveCounts, bucketIndex } from './liveBuckets';
 import type { LivePoint } from './liveBuckets';
-import type { DashboardLiveSubscription, TypedDocumentString } from './generated/graphql';
+import type {
+  DashboardLiveSubscription,
+  DashboardLiveSubscriptionVariables,
+  TypedDocumentString,
+} from './generated/graphql';
 import { goalFocus, goalLabel, goalText, parseGoal, readGoals, sameGoal } from './goals';
 import type { Goal, GoalFocus } from './goals';
 import {
@@ -322,7 +326,7 @@ function draw(next: Omit<Chart, 'plot'>): Chart {
     series.push({
       label: s.label,
       stroke: s.color,
-      width: s.kind === 'site' ? 1.5 : 2,
+      width: s.kind === 'site' ? 1.5 : s.kind === 'goal' ? 3 : 2,
       dash: s.kind === 'site' ? [6, 4] : s.kind === 'filtered' ? [2, 3] : s.kind === 'goal' ? [8, 3, 2, 3] : undefined,
       points,
       paths,
@@ -568,7 +572,12 @@ function subscribe(shown: Chart): void {
     return client.subscribe<DashboardLiveSubscription>(
       {
         query: LIVE_SUBSCRIPTION.toString(),
-        variables: { site: shown.view.site, page, granularity, window: granularity === 'SECOND' ? 60 : 120 },
+        variables: {
+          site: shown.view.site,
+          page,
+          granularity,
+          window: granularity === 'SECOND' ? 60 : 120,
+        } satisfies DashboardLiveSubscriptionVariables,
       },
       {
         next: (message) => {
