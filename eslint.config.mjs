@@ -49,6 +49,7 @@ export default tseslint.config(
       'data/**',
       'coverage/**',
       'test/generated/**',
+      'web/dashboard/generated/**',
       'bench-results/**',
     ],
   },

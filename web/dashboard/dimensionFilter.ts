@@ -39,14 +39,28 @@ const DAY_BUCKETS: readonly Granularity[] = ['DAY', 'WEEK', 'MONTH'];
 export type FilterPlan =
   { readonly granularity: Granularity; readonly switched: boolean } | { readonly reason: string };
 
-export function planFilter(filter: DimensionFilter, range: PlannedRange, granularity: Granularity): FilterPlan {
+/**
+ * The granularity a series counted per UTC day can be charted at over this range (DAY when the chart is by the
+ * minute or hour and the range offers days), or why it cannot: `subject` names the series, `counted` what is
+ * counted per day.
+ */
+export function planDayBuckets(
+  subject: string,
+  counted: string,
+  range: PlannedRange,
+  granularity: Granularity,
+): FilterPlan {
   if (DAY_BUCKETS.includes(granularity)) return { granularity, switched: false };
   if (range.granularities.includes('DAY')) return { granularity: 'DAY', switched: true };
   const longEnough = RANGES.find((r) => r.granularities.includes('DAY'));
   return {
     reason:
-      `${describeFilter(filter)} cannot be charted over the ${range.label.toLowerCase()}: ` +
-      `hits per ${DIMENSION_LABELS[filter.dimension]} are counted per UTC day, so they chart by day, week or month. ` +
+      `${subject} cannot be charted over the ${range.label.toLowerCase()}: ` +
+      `${counted} are counted per UTC day, so they chart by day, week or month. ` +
       `Pick “${longEnough?.label ?? 'a longer range'}” or longer.`,
   };
+}
+
+export function planFilter(filter: DimensionFilter, range: PlannedRange, granularity: Granularity): FilterPlan {
+  return planDayBuckets(describeFilter(filter), `hits per ${DIMENSION_LABELS[filter.dimension]}`, range, granularity);
 }

@@ -1,7 +1,8 @@
 /**
  * Draws the breakdown panels: per dimension its top values with hits and visitors ("—" where the API keeps none),
- * the "(other)" remainder, "and N more", and the whole UTC days they count. A value is a button: clicking it
- * charts that value's series (onPick).
+ * the "(other)" remainder, "and N more", and the whole UTC days they count. With a goal selected they count its
+ * conversions instead: the event's occurrences from each value, or the hits of the goal's page. A value is a button:
+ * clicking it charts that value's series (onPick).
  */
 import type { DimensionFilter } from './dimensionFilter';
 import { formatCount } from './formatNumbers';
@@ -14,6 +15,8 @@ export interface PanelAnswers {
   readonly results: Readonly<Record<string, BreakdownResult | null | undefined>>;
   /** Each failed panel's error text. */
   readonly errors: Readonly<Record<string, string>>;
+  /** What the panels count when not hits: the selected goal's conversions. */
+  readonly goal?: { readonly kind: 'event' | 'page'; readonly label: string } | undefined;
 }
 
 const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -47,6 +50,12 @@ function panel(
   section.dataset.dimension = spec.dimension;
   const heading = document.createElement('h2');
   heading.textContent = spec.title;
+  if (answers.goal) {
+    const goal = document.createElement('span');
+    goal.className = 'note';
+    goal.textContent = ` · ${answers.goal.label}`;
+    heading.append(goal);
+  }
   section.append(heading);
   const result = answers.results[spec.alias];
   if (!result) {
@@ -60,7 +69,7 @@ function panel(
   if (content.rows.length === 0) {
     const empty = document.createElement('p');
     empty.className = 'empty';
-    empty.textContent = 'No hits on these days.';
+    empty.textContent = answers.goal ? 'No conversions on these days.' : 'No hits on these days.';
     section.append(empty);
     return section;
   }
@@ -68,7 +77,11 @@ function panel(
   const head = table.createTHead().insertRow();
   for (const [text, title] of [
     ['', ''],
-    ['Hits', ''],
+    answers.goal?.kind === 'event'
+      ? (['Events', `Occurrences of ${answers.goal.label} from each value`] as const)
+      : answers.goal
+        ? (['Hits', `Hits on ${answers.goal.label.replace(/^Visit /, '')} from each value`] as const)
+        : (['Hits', ''] as const),
     ['Visitors', 'Distinct visitors per value: kept for the dimensions in DIMENSION_VISITORS, "—" elsewhere'],
   ] as const) {
     const th = document.createElement('th');
@@ -123,7 +136,8 @@ export function renderPanels(
 ): void {
   box.replaceChildren(...PANELS.map((spec) => panel(spec, answers, filter, onPick)));
   const counted = PANELS.map((spec) => answers.results[spec.alias]).find((r): r is BreakdownResult => !!r);
+  const what = answers.goal ? ` the conversions of ${answers.goal.label} over` : '';
   noteBox.textContent = counted
-    ? `Sources, campaigns, countries, browsers, systems and devices count whole UTC days: ${formatSpan(Date.parse(counted.from), Date.parse(counted.to))}.`
+    ? `Sources, campaigns, countries, browsers, systems and devices count${what} whole UTC days: ${formatSpan(Date.parse(counted.from), Date.parse(counted.to))}.`
     : '';
 }

@@ -6,7 +6,7 @@
 import { MISSING, formatChange, formatCount, formatRatio } from './formatNumbers';
 import type { Direction } from './formatNumbers';
 import { formatClock, formatSpan } from './formatSpan';
-import type { ComparisonResult, SiteResult } from './operations';
+import type { SiteResult } from './operations';
 
 export interface FigureChange {
   readonly text: string;
@@ -58,7 +58,7 @@ function change(current: number, earlier: number | null, against: string): Figur
  */
 export function topLine(site: SiteResult, liveHits: number, readAt: number): TopLine {
   const hitsSpan = { from: Date.parse(site.from), to: Date.parse(site.to) };
-  const comparison: ComparisonResult | null = site.comparison;
+  const comparison = site.comparison;
   const earlierSpan = comparison ? { from: Date.parse(comparison.from), to: Date.parse(comparison.to) } : undefined;
   const against = earlierSpan ? formatSpan(earlierSpan.from, earlierSpan.to) : '';
   const notes = [

@@ -1,19 +1,21 @@
 /**
  * What a view's chart and series table hold, from the view query's answer: the whole site's hits and visitors
- * (when the chart's granularity has site documents), the charted dimension value, then each page. All share the
+ * (when the chart's granularity has site documents), the charted dimension value, the selected goal (its event's
+ * occurrences, or its page's hits), then each page. All share the
  * chart's buckets. A series that failed is drawn as zeros only where the API said nothing: its row says it failed.
  */
 import { describeFilter } from './dimensionFilter';
 import type { DimensionFilter } from './dimensionFilter';
-import type { SeriesResult, ViewResult, VisitorsResult } from './operations';
+import type { PageSlot, PageVisitorsSlot, SeriesResult, ViewResult, VisitorsResult } from './operations';
 
 export const SITE_COLOR = '#52606d';
 export const VISITORS_COLOR = '#0d9488';
 export const FILTER_COLOR = '#d97706';
+export const GOAL_COLOR = '#92400e';
 export const PAGE_COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4d7c0f', '#be185d'];
 
 export interface ViewSeries {
-  readonly kind: 'site' | 'filtered' | 'page';
+  readonly kind: 'site' | 'filtered' | 'goal' | 'page';
   readonly label: string;
   readonly color: string;
   /** For page series: the page, which live updates are matched by. */
@@ -42,6 +44,8 @@ export interface ViewSeriesInput {
   /** Whether the site series shares the chart's buckets (false on SECOND charts: it is read by minute). */
   readonly siteDrawn: boolean;
   readonly filter?: DimensionFilter | undefined;
+  /** The charted goal's label, and which field holds its series. */
+  readonly goal?: { readonly label: string; readonly field: 'goalEvent' | 'goalPage' } | undefined;
 }
 
 /** The span `counted` counts visitors over, when it is not the hits' span of `series`. */
@@ -72,16 +76,20 @@ export function viewSeries(result: ViewResult, input: ViewSeriesInput): ViewChar
   if (input.filter) {
     drawn.push({ kind: 'filtered', label: describeFilter(input.filter), color: FILTER_COLOR, data: result.filtered });
   }
-  input.pages.forEach((page, i) =>
+  if (input.goal) {
+    drawn.push({ kind: 'goal', label: `goal: ${input.goal.label}`, color: GOAL_COLOR, data: result[input.goal.field] });
+  }
+  input.pages.forEach((page, i) => {
+    const visitorsSlot = `v${i}` as PageVisitorsSlot;
     drawn.push({
       kind: 'page',
       label: page,
       color: PAGE_COLORS[i % PAGE_COLORS.length]!,
       page,
-      data: result[`p${i}`],
-      ...(`v${i}` in result ? { visitorsData: result[`v${i}`] } : {}),
-    }),
-  );
+      data: result[`p${i}` as PageSlot],
+      ...(visitorsSlot in result ? { visitorsData: result[visitorsSlot] } : {}),
+    });
+  });
   const first = drawn.map((d) => d.data as SeriesResult | null | undefined).find((s): s is SeriesResult => !!s);
   if (!first) return undefined;
   const starts = first.points.map((p) => Date.parse(p.t));

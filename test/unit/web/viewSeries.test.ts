@@ -1,4 +1,4 @@
-import type { SeriesResult, SiteResult, ViewResult, VisitorsResult } from '../../../web/dashboard/operations';
+import type { SiteResult, ViewResult } from '../../../web/dashboard/operations';
 import { FILTER_COLOR, PAGE_COLORS, SITE_COLOR, viewSeries } from '../../../web/dashboard/viewSeries';
 
 const DAY = 86_400_000;
@@ -10,7 +10,7 @@ function series(
   visitors: number | null,
   visitorsFrom = FROM,
   visitorsTo = FROM + hits.length * DAY,
-): SeriesResult & VisitorsResult {
+): Omit<SiteResult, 'comparison'> {
   return {
     from: iso(FROM),
     to: iso(FROM + hits.length * DAY),
