@@ -19,6 +19,7 @@ import { countedDays } from './countedDays';
 import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
 import { parseTimeZone } from './parseTimeZone';
+import { TopPagesOrder } from './TopPagesOrder';
 import { compareTopPages, decodeTopPageCursor, encodeTopPageCursor } from './topPageCursor';
 import type { PageHits } from './topPageCursor';
 
@@ -30,6 +31,7 @@ export interface SitePageReader {
     dates: readonly number[],
     fields: SitePageFields,
     onDocument: (doc: SitePageDocument) => void,
+    options?: { readonly visits?: boolean },
   ): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export interface TopPagesArgs {
   readonly after?: string | null | undefined;
   /** The server clock: counters retention dropped at this instant are refused; absent: no check. */
   readonly now?: number | undefined;
+  /** Rank by hits (default), or by visits entered or left on each page (issue 29). */
+  readonly by?: TopPagesOrder | undefined;
 }
 
 export interface TopPagesResult extends ImpressionConnection<PageHits> {
@@ -99,7 +103,15 @@ export class TopPagesQuery {
         );
       }
     }
-    const totals = await this.sumPages(site, from, to);
+    const by = args.by ?? TopPagesOrder.HITS;
+    if (by !== TopPagesOrder.HITS && counterPieces(from, to).some((piece) => piece.source === 'minute')) {
+      throw new BadUserInputError(
+        `topPages by ${by} counts visits, kept per UTC hour, and days in ${zone} start inside an hour; ` +
+          'use a time zone whose offset is whole hours',
+        'timeZone',
+      );
+    }
+    const totals = await this.sumPages(site, from, to, by);
     const ranked = [...totals]
       .filter(([, hits]) => hits > 0)
       .map(([page, hits]) => ({ page, hits }))
@@ -121,11 +133,14 @@ export class TopPagesQuery {
    * Hits per page over [from, to): whole UTC days from the site-day rollups where they are complete (one find), the
    * rest from the pages' own documents, one streamed find per stored level that still needs reading.
    */
-  private async sumPages(site: string, from: number, to: number): Promise<Map<string, number>> {
+  private async sumPages(site: string, from: number, to: number, by: TopPagesOrder): Promise<Map<string, number>> {
     const totals = new Map<string, number>();
     const pieces = counterPieces(from, to);
     const days = pieces.flatMap((piece) => (piece.source === 'monthly' ? [dayOf(piece)] : []));
-    const rollups = await this.reader.pageRollups(site, days);
+    // The rollup counts hits; entries and exits are read from the pages' own visit counters.
+    const field = by === TopPagesOrder.ENTRIES ? 'e' : by === TopPagesOrder.EXITS ? 'x' : undefined;
+    const rollups =
+      field === undefined ? await this.reader.pageRollups(site, days) : new Map<number, Map<string, number>>();
     for (const pages of rollups.values()) {
       for (const [page, hits] of pages) totals.set(page, (totals.get(page) ?? 0) + hits);
     }
@@ -137,7 +152,9 @@ export class TopPagesQuery {
       wanted.set(piece.source, byDoc);
       const getters = byDoc.get(piece.doc) ?? [];
       byDoc.set(piece.doc, getters);
-      if (piece.source === 'monthly') getters.push((doc) => doc.daily?.[piece.dayOfMonth]);
+      if (field !== undefined && piece.source === 'monthly') getters.push((doc) => doc.vd?.[piece.dayOfMonth]?.[field]);
+      else if (field !== undefined && piece.source === 'hourly') getters.push((doc) => doc.vh?.[piece.hour]?.[field]);
+      else if (piece.source === 'monthly') getters.push((doc) => doc.daily?.[piece.dayOfMonth]);
       else if (piece.source === 'hourly') getters.push((doc) => doc.hourly?.[piece.hour]);
       else {
         hours.add(piece.hour);
@@ -146,11 +163,12 @@ export class TopPagesQuery {
     }
     for (const [source, byDoc] of wanted) {
       const fields: SitePageFields = source === 'minute' ? { kind: 'minute', hours } : { kind: source };
-      await this.reader.forEachPage(site, [...byDoc.keys()], fields, (doc) => {
+      const onDocument = (doc: SitePageDocument): void => {
         let sum = 0;
         for (const get of byDoc.get(doc.date) ?? []) sum += number(get(doc));
         if (sum !== 0) totals.set(doc.page, (totals.get(doc.page) ?? 0) + sum);
-      });
+      };
+      await this.reader.forEachPage(site, [...byDoc.keys()], fields, onDocument, { visits: field !== undefined });
     }
     return totals;
   }

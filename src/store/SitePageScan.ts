@@ -6,6 +6,7 @@
  * index keys never change after insert (updates only `$inc` counters), so it costs writes nothing after a
  * document's first upsert.
  */
+import type { VisitCounterFields } from './visitCounters';
 import type { Collection, Document } from 'mongodb';
 import type { DailyStatsDocument } from './dailyStats';
 import { dailyCollection } from './dailyStats';
@@ -43,6 +44,9 @@ export interface SitePageDocument {
   /** The page's visitor sketch in both forms, when asked for (page goals, issue 28). */
   readonly v?: StoredSketch | undefined;
   readonly vz?: PackedSketch | undefined;
+  /** Visit counters (issue 29), when asked for: monthly `vd`, daily `vh`. */
+  readonly vd?: VisitCounterFields['vd'] | undefined;
+  readonly vh?: VisitCounterFields['vh'] | undefined;
 }
 
 export class SitePageScan {
@@ -141,7 +145,7 @@ export class SitePageScan {
     dates: readonly number[],
     fields: SitePageFields,
     onDocument: (doc: SitePageDocument) => void,
-    options: { readonly visitors?: boolean } = {},
+    options: { readonly visitors?: boolean; readonly visits?: boolean } = {},
   ): Promise<void> {
     if (dates.length === 0) return;
     const collection = (fields.kind === 'monthly' ? this.monthly : this.daily) as unknown as Collection<Document>;
@@ -150,6 +154,7 @@ export class SitePageScan {
     else if (fields.kind === 'hourly') projection.hourly = 1;
     else for (const hour of fields.hours) projection[`minute.${hour}`] = 1;
     if (options.visitors === true) Object.assign(projection, { v: 1, vz: 1 });
+    if (options.visits === true) projection[fields.kind === 'monthly' ? 'vd' : 'vh'] = 1;
     try {
       const cursor = collection.find(
         { 'metadata.site': site, 'metadata.date': { $in: dates.map((d) => new Date(d)) } },
@@ -166,6 +171,8 @@ export class SitePageScan {
           minute: doc.minute as SitePageDocument['minute'],
           v: doc.v as SitePageDocument['v'],
           vz: doc.vz as SitePageDocument['vz'],
+          vd: doc.vd as SitePageDocument['vd'],
+          vh: doc.vh as SitePageDocument['vh'],
         });
       }
     } catch (error) {

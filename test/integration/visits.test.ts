@@ -19,6 +19,9 @@ import type { Database } from '../../src/store/connectDatabase';
 import { dailyDocumentId } from '../../src/store/dailyStats';
 import { monthlyDocumentId } from '../../src/store/monthlyStats';
 import { VISIT_SESSIONS_COLLECTION } from '../../src/store/visitSessions';
+import { SitePageScan } from '../../src/store/SitePageScan';
+import { TopPagesQuery } from '../../src/query/TopPagesQuery';
+import { TopPagesOrder } from '../../src/query/TopPagesOrder';
 import { Faults, faultyDatabase } from '../support/faultyDatabase';
 import { sessionise } from '../support/sessionise';
 import type { OracleCounts, OracleHit } from '../support/sessionise';
@@ -129,6 +132,25 @@ describe('visits', () => {
     await expectSessionised(site, hits);
     expect(sessionise(hits, TIMEOUT_MS).get('')?.bounces).toBeGreaterThan(0);
     await pipeline.close();
+
+    // Entry and exit pages: topPages ranks by the same counters.
+    const expected = sessionise(hits, TIMEOUT_MS);
+    const query = new TopPagesQuery(new SitePageScan(database), { maxPageSize: 100, maxDays: 400 });
+    const range = { site, from: new Date(DAY), to: new Date(DAY + 86_400_000), first: 100 };
+    for (const [by, field] of [
+      [TopPagesOrder.ENTRIES, 'entries'],
+      [TopPagesOrder.EXITS, 'exits'],
+    ] as const) {
+      const ranked = await query.topPages({ ...range, by });
+      const want = [...expected]
+        .filter(([page, counts]) => page !== '' && counts[field] > 0)
+        .map(([page, counts]) => ({ page, hits: counts[field] }))
+        .sort((a, b) => b.hits - a.hits || (a.page < b.page ? -1 : 1));
+      expect(ranked.edges.map(({ node }) => ({ page: node.page, hits: node.hits }))).toEqual(want);
+    }
+    await expect(query.topPages({ ...range, by: TopPagesOrder.ENTRIES, timeZone: 'Asia/Kolkata' })).rejects.toThrow(
+      'kept per UTC hour',
+    );
   });
 
   it("gives one process's figures with two processes advancing the same visits in turn", async () => {

@@ -8,6 +8,7 @@ import type { Context } from '../Context';
 import { selectsField } from '../selectsField';
 import { TimeRangeInput } from '../types/TimeRangeInput';
 import { TopPagesConnectionType } from '../types/TopPagesConnectionType';
+import { TopPagesOrder } from '../types/TopPagesOrderEnum';
 
 @Resolver()
 export class TopPagesResolver {
@@ -35,6 +36,12 @@ export class TopPagesResolver {
     })
     after: string | null,
     @Info() info: GraphQLResolveInfo,
+    @Arg('by', () => TopPagesOrder, {
+      defaultValue: TopPagesOrder.HITS,
+      description:
+        'Rank by HITS (default), or by ENTRIES or EXITS: the entry and exit pages of visits (issue 29); `hits` is then that count. ENTRIES and EXITS need a time zone whose offset is whole hours.',
+    })
+    by: TopPagesOrder,
   ): Promise<TopPagesConnectionType> {
     const result = await services.topPages.topPages({
       site,
@@ -44,6 +51,7 @@ export class TopPagesResolver {
       first,
       after,
       now: services.clock(),
+      by,
     });
     const { visitorsFrom, visitorsTo } = result;
     const visitors =
