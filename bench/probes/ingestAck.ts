@@ -6,7 +6,9 @@
  * counted (siteStats equals what was sent), CPU per hit of the tally server and of the database server (until
  * counted), database write commands per 1,000 hits, request p50. Prints numbers; no thresholds.
  *   npm run build && node dist/bench/probes/ingestAck.js [--hits 20000] [--pages 500] [--clients 4] [--batch 100]
- *     [--window-ms 2000] [--backfill] [--log-only] [--single]
+ *     [--window-ms 2000] [--backfill] [--log-only] [--single] [--visits]
+ * --visits measures INGEST_ACK=log with visits off (VISITS_ENABLED=false) and on, side by side (issue 29), and the
+ * visit session collection's bytes per active visitor after the run.
  * --single sends each hit as its own recordHit (a batch is then what one client sends in sequence; its latency is
  * per request).
  * With MONGODB_URI it runs against that server (the database CPU column is then empty: measure the server's own).
@@ -14,6 +16,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import { GraphqlClient } from '../shared/GraphqlClient';
 import { hitInputs } from '../shared/hitInputs';
 import { parseOptions } from '../shared/options';
@@ -32,6 +35,7 @@ const options = parseOptions(process.argv.slice(2), {
   backfill: { kind: 'flag' },
   'log-only': { kind: 'flag' },
   single: { kind: 'flag' },
+  visits: { kind: 'flag' },
 });
 
 const SITE = 'ack.example';
@@ -76,7 +80,7 @@ async function counted(client: GraphqlClient, now: number): Promise<number> {
   return reply.data?.siteStats.total ?? 0;
 }
 
-async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number | undefined) {
+async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number | undefined, visits?: boolean) {
   const now = Date.now();
   const batches = traffic(now);
   const server = await startServer('child', {
@@ -84,6 +88,7 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
     dbName: `bench_ack_${ack}_${process.pid}`,
     env: {
       INGEST_ACK: ack,
+      ...(visits === undefined ? {} : { VISITS_ENABLED: String(visits) }),
       INGEST_LOG_DIR: mkdtempSync(path.join(tmpdir(), 'tally-bench-log-')),
       FLUSH_WINDOW_MS: String(options['window-ms']),
       // A loaded 2-core machine: a slow write must not turn into a refused request in either mode.
@@ -121,8 +126,9 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
     const delta = serverDelta(before, await snapshotServer(client));
     const dbSeconds = (dbCpu() ?? Number.NaN) - (dbBefore ?? Number.NaN);
     const writes = (delta.commands.update ?? 0) + (delta.commands.insert ?? 0);
+    const sessions = visits === true ? await sessionBytes(uri, `bench_ack_${ack}_${process.pid}`) : undefined;
     return {
-      ack,
+      ack: visits === undefined ? ack : `${ack}, visits ${visits ? 'on' : 'off'}${sessions ? ` (${sessions})` : ''}`,
       answeredPerSecond: options.hits / (answered / 1000),
       countedPerSecond: options.hits / (done / 1000),
       tallyMicros: (delta.cpuSeconds * 1e6) / options.hits,
@@ -136,6 +142,23 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
   }
 }
 
+/** The visit sessions' count and average BSON size (collStats), as a label. */
+async function sessionBytes(uri: string, dbName: string): Promise<string> {
+  const client = new MongoClient(uri);
+  try {
+    const stats = (await client.db(dbName).command({ collStats: 'visits.sessions' })) as {
+      count?: number;
+      avgObjSize?: number;
+      size?: number;
+    };
+    const count = stats.count ?? 0;
+    const average = stats.avgObjSize ?? (count > 0 ? (stats.size ?? 0) / count : 0);
+    return `${count} sessions, ${Math.round(average)} B each`;
+  } finally {
+    await client.close();
+  }
+}
+
 async function main(): Promise<void> {
   const target = await openTarget({ uri: process.env.MONGODB_URI });
   try {
@@ -145,8 +168,13 @@ async function main(): Promise<void> {
         `${options.clients} clients, FLUSH_WINDOW_MS=${options['window-ms']}\n`,
     );
     const rows = [];
-    for (const ack of options['log-only'] ? (['log'] as const) : (['database', 'log'] as const))
-      rows.push(await measure(ack, target.uri, () => target.cpuSeconds()));
+    if (options.visits) {
+      for (const visits of [false, true])
+        rows.push(await measure('log', target.uri, () => target.cpuSeconds(), visits));
+    } else {
+      for (const ack of options['log-only'] ? (['log'] as const) : (['database', 'log'] as const))
+        rows.push(await measure(ack, target.uri, () => target.cpuSeconds()));
+    }
     process.stdout.write(
       '| INGEST_ACK | hits/s answered | hits/s counted | CPU µs/hit tally | CPU µs/hit database | CPU µs/hit all | write commands per 1,000 hits | request p50 ms | request p99 ms |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
     );

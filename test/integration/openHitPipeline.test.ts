@@ -69,11 +69,15 @@ describe('openHitPipeline', () => {
     const salts = 'visitor salts of past periods';
     // So is the compaction of past periods' sketches and dimension counters.
     const sketches = 'sketches and dimension counters of past periods (compaction)';
+    // Visit sessions (issue 29) expire by a TTL index where there are TTL indexes, else by a sweep.
     expect(sweeps(await open())).toEqual(
-      swept ? [salts, 'second-level documents', sketches, 'idempotency keys'] : [salts, sketches],
+      swept ? [salts, 'second-level documents', sketches, 'idempotency keys', 'visit sessions'] : [salts, sketches],
     );
     expect(sweeps(await open({ SECONDS_ENABLED: 'false' }))).toEqual(
-      swept ? [salts, sketches, 'idempotency keys'] : [salts, sketches],
+      swept ? [salts, sketches, 'idempotency keys', 'visit sessions'] : [salts, sketches],
+    );
+    expect(sweeps(await open({ VISITS_ENABLED: 'false' }))).toEqual(
+      swept ? [salts, 'second-level documents', sketches, 'idempotency keys'] : [salts, sketches],
     );
   });
 

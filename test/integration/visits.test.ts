@@ -18,7 +18,7 @@ import { createLogger } from '../../src/logging/createLogger';
 import type { Database } from '../../src/store/connectDatabase';
 import { dailyDocumentId } from '../../src/store/dailyStats';
 import { monthlyDocumentId } from '../../src/store/monthlyStats';
-import { VISIT_SESSIONS_COLLECTION } from '../../src/store/visitSessions';
+import { VISIT_SESSIONS_COLLECTION, VisitSessionStore, writeVersion } from '../../src/store/visitSessions';
 import { SitePageScan } from '../../src/store/SitePageScan';
 import { TopPagesQuery } from '../../src/query/TopPagesQuery';
 import { TopPagesOrder } from '../../src/query/TopPagesOrder';
@@ -213,6 +213,37 @@ describe('visits', () => {
     await restarted.close();
     rmSync(dir, { recursive: true, force: true });
     rmSync(snapshot, { recursive: true, force: true });
+  });
+
+  it('expires sessions after the timeout: the sweep (or TTL index) deletes only expired ones', async () => {
+    const store = new VisitSessionStore(database, { keepMs: TIMEOUT_MS });
+    await store.ensureIndexes();
+    const state = { start: NOW, last: NOW, entry: '/a', exit: '/a', views: 1, bounced: true, seen: [1] };
+    const lane = { lane: 'sweep-test', seq: 1 };
+    await store.write(
+      [{ id: 'old-session', expected: undefined, state, before: undefined }],
+      undefined,
+      writeVersion(lane),
+      NOW - 2 * TIMEOUT_MS,
+    );
+    await store.write(
+      [{ id: 'new-session', expected: undefined, state, before: undefined }],
+      undefined,
+      writeVersion(lane),
+      NOW,
+    );
+    await store.sweep(NOW);
+    const left = await store.read(['old-session', 'new-session']);
+    expect([...left.keys()]).toEqual(['new-session']);
+    // A write that expected another version loses, and leaves the stored one.
+    const lost = await store.write(
+      [{ id: 'new-session', expected: 'someone:else', state, before: undefined }],
+      undefined,
+      'x:1',
+      NOW,
+    );
+    expect([...lost]).toEqual(['new-session']);
+    expect((await store.read(['new-session'])).get('new-session')?.version).toBe(writeVersion(lane));
   });
 
   it('keeps sessions by an opaque hash, without the site or the visitor id', async () => {
