@@ -23,6 +23,7 @@ import type { EventDataSet, PeriodBytes, SpanTruth } from '../suite/eventFixture
 import { runEventIngest } from '../suite/eventIngest';
 import type { EventIngestResult } from '../suite/eventIngest';
 import { MongoClient } from 'mongodb';
+import type { Db } from 'mongodb';
 
 const DAY_MS = 86_400_000;
 
@@ -59,6 +60,9 @@ async function main(): Promise<void> {
     'ingest-rounds': { kind: 'integer', default: 6 },
     batches: { kind: 'integer', default: 4 },
     port: { kind: 'integer', default: 0 },
+    // Iterating on the queries: `--keep` leaves the stored data, `--reuse DB` times queries on it (no load, no accuracy).
+    keep: { kind: 'flag' },
+    reuse: { kind: 'string', value: 'DB', needs: 'the database a run with --keep left (same UTC day)' },
   });
   const target = await openTarget({ uri: process.env.MONGODB_URI || undefined });
   const dbPrefix = `bench_events_${process.pid}`;
@@ -82,9 +86,10 @@ async function main(): Promise<void> {
       printIngest(target, ingest);
     }
     if (options.only !== 'ingest') {
+      const dbName = options.reuse ?? `${dbPrefix}_queries`;
       const server = await startServer('child', {
         uri: target.uri,
-        dbName: `${dbPrefix}_queries`,
+        dbName,
         env: { MONGODB_TIMEOUT_MS: '120000' },
         ...port(0),
       });
@@ -93,22 +98,17 @@ async function main(): Promise<void> {
         maxPoolSize: target.engine.requiresSingleWriter ? 1 : 10,
       }).connect();
       try {
-        console.log(`storing ${options.hits.toLocaleString('en-US')} hits…`);
-        const data = await loadEventData(mongo.db(`${dbPrefix}_queries`), {
-          hits: options.hits,
-          pages: options.pages,
-          now: Date.now(),
-        });
-        console.log(
-          `  ${data.events.toLocaleString('en-US')} of them events; documents ${JSON.stringify(data.documents)}, ` +
-            `loaded in ${(data.loadMs / 1000).toFixed(1)} s; ${data.compactedDocuments} past documents compacted in ` +
-            `${(data.compactMs / 1000).toFixed(1)} s`,
-        );
-        const specs = querySpecs(data);
+        const data =
+          options.reuse === undefined ? await load(mongo.db(dbName), options.hits, options.pages) : undefined;
+        const today = Date.now() - (Date.now() % DAY_MS);
+        const specs = querySpecs(data?.first ?? today - EVENT_DAYS * DAY_MS);
         const { cells, answers } = await timeQueries(client, specs, options.rounds, options['queries-per-round']);
         printQueries(target, data, cells);
-        printBytes(target, data);
-        printAccuracy(target, data, answers);
+        if (data !== undefined) {
+          printBytes(target, data);
+          printAccuracy(target, data, answers);
+        }
+        if (options.keep) console.log(`\nkept the stored data: --reuse ${dbName}`);
       } finally {
         client.close();
         await server.stop();
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     }
   } finally {
     const mongo = await new MongoClient(target.uri).connect().catch(() => undefined);
-    for (const suffix of ['ingest_pageviews', 'ingest_events', 'queries'])
+    for (const suffix of ['ingest_pageviews', 'ingest_events', ...(options.keep ? [] : ['queries'])])
       await mongo
         ?.db(`${dbPrefix}_${suffix}`)
         .dropDatabase()
@@ -127,8 +127,19 @@ async function main(): Promise<void> {
   }
 }
 
-function range(data: EventDataSet, days: number): { from: string; to: string } {
-  const to = data.first + EVENT_DAYS * DAY_MS;
+async function load(db: Db, hits: number, pages: number): Promise<EventDataSet> {
+  console.log(`storing ${hits.toLocaleString('en-US')} hits…`);
+  const data = await loadEventData(db, { hits, pages, now: Date.now() });
+  console.log(
+    `  ${data.events.toLocaleString('en-US')} of them events; documents ${JSON.stringify(data.documents)}, ` +
+      `loaded in ${(data.loadMs / 1000).toFixed(1)} s; ${data.compactedDocuments} past documents compacted in ` +
+      `${(data.compactMs / 1000).toFixed(1)} s`,
+  );
+  return data;
+}
+
+function range(first: number, days: number): { from: string; to: string } {
+  const to = first + EVENT_DAYS * DAY_MS;
   return { from: new Date(to - days * DAY_MS).toISOString(), to: new Date(to).toISOString() };
 }
 
@@ -146,7 +157,7 @@ function breakdown(event: string | undefined): string {
   );
 }
 
-function querySpecs(data: EventDataSet): QuerySpec[] {
+function querySpecs(first: number): QuerySpec[] {
   const eventGoals = GOALS.filter((goal) => goal.event !== undefined);
   const pageGoals = GOALS.filter((goal) => goal.page !== undefined);
   return [
@@ -154,37 +165,37 @@ function querySpecs(data: EventDataSet): QuerySpec[] {
       key: 'conversions.30',
       label: 'conversions, 5 goals, 30 days',
       query: CONVERSIONS,
-      variables: { goals: GOALS, ...range(data, 30) },
+      variables: { goals: GOALS, ...range(first, 30) },
     },
     {
       key: 'conversions.90',
       label: 'conversions, 5 goals, 90 days',
       query: CONVERSIONS,
-      variables: { goals: GOALS, ...range(data, 90) },
+      variables: { goals: GOALS, ...range(first, 90) },
     },
     {
       key: 'events.30',
       label: 'conversions, the 2 event goals only, 30 days',
       query: CONVERSIONS,
-      variables: { goals: eventGoals, ...range(data, 30) },
+      variables: { goals: eventGoals, ...range(first, 30) },
     },
     {
       key: 'pages.30',
       label: 'conversions, the 3 page goals only, 30 days',
       query: CONVERSIONS,
-      variables: { goals: pageGoals, ...range(data, 30) },
+      variables: { goals: pageGoals, ...range(first, 30) },
     },
     {
       key: 'breakdownEvent.30',
       label: 'breakdown(dimension: SOURCE, event: "Signup"), 30 days',
       query: breakdown('Signup'),
-      variables: range(data, 30),
+      variables: range(first, 30),
     },
     {
       key: 'breakdownHits.30',
       label: 'breakdown(dimension: SOURCE) of hits, 30 days (reference)',
       query: breakdown(undefined),
-      variables: range(data, 30),
+      variables: range(first, 30),
     },
   ];
 }
@@ -269,14 +280,16 @@ function printIngest(target: DatabaseTarget, ingest: EventIngestResult): void {
   console.log(`\nwith events / without: ${fmt(ingest.ratio)}× the hits/s (target ≥ 0.8×)`);
 }
 
-function printQueries(target: DatabaseTarget, data: EventDataSet, cells: Map<string, QueryCell>): void {
-  console.log(
-    `\n### Queries at ${data.hits.toLocaleString('en-US')} stored hits (${target.label})\n\n` +
-      `${data.events.toLocaleString('en-US')} events among them, ${data.pages} pages, ${EVENT_DAYS} days; ` +
-      `documents: ${Object.entries(data.documents)
-        .map(([name, n]) => `${name} ${n.toLocaleString('en-US')}`)
-        .join(', ')}.\n`,
-  );
+function printQueries(target: DatabaseTarget, data: EventDataSet | undefined, cells: Map<string, QueryCell>): void {
+  if (data === undefined) console.log(`\n### Queries on the reused data (${target.label})\n`);
+  else
+    console.log(
+      `\n### Queries at ${data.hits.toLocaleString('en-US')} stored hits (${target.label})\n\n` +
+        `${data.events.toLocaleString('en-US')} events among them, ${data.pages} pages, ${EVENT_DAYS} days; ` +
+        `documents: ${Object.entries(data.documents)
+          .map(([name, n]) => `${name} ${n.toLocaleString('en-US')}`)
+          .join(', ')}.\n`,
+    );
   console.log(
     table(
       [`query (${target.label})`, 'latency ms p50 / p95', 'server CPU ms/query', 'finds/query', 'response bytes'],

@@ -27,7 +27,7 @@ import { EVENTS_MONTHLY_COLLECTION } from '../../src/store/eventsMonthly';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { monthKey } from '../../src/time/buckets';
 import { PageRollup } from '../../src/store/PageRollup';
-import { PendingUpdates } from '../../src/store/PendingUpdates';
+import type { PendingUpdates } from '../../src/store/PendingUpdates';
 import { AudienceTraffic } from '../shared/audienceTraffic';
 import { eventAt, hitEventOf } from '../shared/eventTraffic';
 import { unitAt, zipfCdf, zipfPick } from '../shared/random';

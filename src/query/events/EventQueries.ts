@@ -17,6 +17,7 @@ import { SITE_TOTAL_PAGE } from '../../domain/siteTotal';
 import { VISITOR_PRECISION } from '../../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
 import { BadUserInputError } from '../../errors/BadUserInputError';
+import { eventDimensionPath, eventNamePaths } from '../../store/eventDocument';
 import type { PageDate, SitePageDocument, SitePageFields } from '../../store/SitePageScan';
 import type { BreakdownQuery, BreakdownResult } from '../BreakdownQuery';
 import { decodeBreakdownCursor } from '../breakdownCursor';
@@ -134,6 +135,12 @@ export class EventQueries {
     );
   }
 
+  /** The span of `breakdown`, reading only the event's counters of the dimension. */
+  breakdownSpan(span: EventSpan, event: string, dimension: Dimension): EventSpan {
+    const name = parseEventName(event, () => 'event');
+    return { ...span, fields: [eventDimensionPath(dimensionKey(name), dimension)] };
+  }
+
   /** One event's counts per value of a dimension (conversions by source, country, …). */
   breakdown(totals: EventTotals, event: string, dimension: Dimension, paging: Paging): BreakdownResult {
     const name = parseEventName(event, () => 'event');
@@ -166,8 +173,11 @@ export class EventQueries {
     const siteSpan = { ...span, page: SITE_TOTAL_PAGE };
     const hasEvents = goals.some((g) => g.kind === 'event');
     const pageGoals = goals.filter((g): g is Extract<Goal, { kind: 'page' }> => g.kind === 'page');
+    const fields = goals.flatMap((g) =>
+      g.kind === 'event' ? eventNamePaths(dimensionKey(g.name), ['n', 'ev', 'r']) : [],
+    );
     const [totals, siteVisitors, pageTotals] = await Promise.all([
-      hasEvents ? sources.events(span) : undefined,
+      hasEvents ? sources.events({ ...span, fields }) : undefined,
       sources.siteVisitors(siteSpan),
       pageGoals.length > 0 ? this.pageGoalTotals(span, pageGoals) : undefined,
     ]);
