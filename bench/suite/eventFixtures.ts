@@ -20,7 +20,6 @@ import { compactPastPeriods } from '../../src/store/compactPastPeriods';
 import type { CompactedLevel } from '../../src/store/compactPastPeriods';
 import { CounterBatch } from '../../src/store/CounterBatch';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
-import { DimensionCounting } from '../../src/store/DimensionCounting';
 import { EventCounting } from '../../src/store/EventCounting';
 import { EVENTS_DAILY_COLLECTION } from '../../src/store/eventsDaily';
 import { EVENTS_MONTHLY_COLLECTION } from '../../src/store/eventsMonthly';
@@ -33,6 +32,7 @@ import { eventAt, hitEventOf } from '../shared/eventTraffic';
 import { unitAt, zipfCdf, zipfPick } from '../shared/random';
 import { elapsedMs } from '../shared/stats';
 import { pagePath } from '../shared/traffic';
+import { serverDimensionCounting } from './audienceFixtures';
 import { upsertedDocument } from './counterDocuments';
 
 export const EVENT_SITE = 'events.example';
@@ -103,14 +103,10 @@ export async function loadEventData(
   const start = process.hrtime.bigint();
   const today = settings.now - (settings.now % DAY_MS);
   const first = today - EVENT_DAYS * DAY_MS;
-  const config = loadConfig({});
-  // One per process, as in the server: admission to each document is decided across every batch.
-  const dimensions = new DimensionCounting({
-    maxValues: config.dimensions.maxValues,
-    visitorDimensions: config.dimensions.visitors,
-  });
-  const pageRollup = new PageRollup({ maxPages: config.dashboards.topPagesRollupPages });
-  const eventCounting = new EventCounting();
+  const pageRollup = new PageRollup({ maxPages: loadConfig({}).dashboards.topPagesRollupPages });
+  // One of each per process, as in the server: admission to each document is decided across every batch.
+  const dimensions = serverDimensionCounting();
+  const events = new EventCounting();
   const context: DimensionContext = { siteHost: EVENT_SITE, ...loadDimensionSources(undefined) };
   const visitorPool = Math.max(100, Math.round(settings.hits / 4));
   const audience = new AudienceTraffic({
@@ -131,7 +127,7 @@ export async function loadEventData(
   };
   const documents: Record<string, number> = {};
   const past: Record<CompactedLevel, string[]> = { daily: [], monthly: [] };
-  let events = 0;
+  let eventHits = 0;
   let month = new CounterBatch();
   let monthStart = startOfMonth(first);
   const flushMonth = async (): Promise<void> => {
@@ -146,7 +142,7 @@ export async function loadEventData(
       month = new CounterBatch();
       monthStart = startOfMonth(dayStart);
     }
-    const batch = new CounterBatch({ siteTotals: true, dimensions, pageRollup, events: eventCounting });
+    const batch = new CounterBatch({ siteTotals: true, dimensions, pageRollup, events });
     const from = Math.floor((day * settings.hits) / EVENT_DAYS);
     const to = Math.floor(((day + 1) * settings.hits) / EVENT_DAYS);
     for (let i = from; i < to; i++) {
@@ -166,7 +162,7 @@ export async function loadEventData(
         ),
         ...(event === undefined ? {} : { event: hitEventOf(event) }),
       });
-      if (event !== undefined) events++;
+      if (event !== undefined) eventHits++;
       truth.add(day, page, who.visitorRank, event);
     }
     await insert(db, DAILY_COLLECTION, batch.daily, documents, sizes.statsDay);
@@ -193,7 +189,7 @@ export async function loadEventData(
   return {
     first,
     hits: settings.hits,
-    events,
+    events: eventHits,
     pages: settings.pages,
     visitorPool,
     documents,

@@ -3,6 +3,7 @@
  * event's fields they use, and a request's loads still share one find per event collection, projected to the union
  * of what they read. The answers equal those from whole documents.
  */
+import { NONE } from '../../src/domain/dimensions/dimensionMarkers';
 import type { Hit } from '../../src/domain/Hit';
 import { SITE_TOTAL_PAGE } from '../../src/domain/siteTotal';
 import { BreakdownQuery } from '../../src/query/BreakdownQuery';
@@ -22,6 +23,15 @@ const FROM = Date.parse('2026-05-18T00:00:00Z');
 const TO = FROM + 3 * DAY;
 const SITE = 'fields.example';
 const COUNTRIES = ['DE', 'FR', 'US', 'JP'];
+/** Dimension values every hit shares. */
+const ALIKE = {
+  utmSource: NONE,
+  utmMedium: NONE,
+  utmCampaign: NONE,
+  browser: 'Firefox',
+  os: 'Linux',
+  device: 'desktop',
+};
 
 let database: TestDatabase;
 let events: EventStore;
@@ -55,16 +65,7 @@ function hit(i: number): Hit {
     at: FROM + (i % 3) * DAY + i * 60_000,
     count: 1,
     visitor: { hi: i, lo: i * 2_654_435_761 },
-    dimensions: {
-      source: `s${i % 5}.example`,
-      utmSource: '(none)',
-      utmMedium: '(none)',
-      utmCampaign: '(none)',
-      browser: 'Firefox',
-      os: 'Linux',
-      device: 'desktop',
-      country,
-    },
+    dimensions: { ...ALIKE, source: `s${i % 5}.example`, country },
     // Every day has both names: a day is i % 3, a Purchase every third run of three.
     event: purchase
       ? { name: 'Purchase', props: [['plan', 'pro']], revenue: { currency: 'EUR', minor: 1_000 + i } }
