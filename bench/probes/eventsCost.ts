@@ -5,6 +5,7 @@
  * - queries on `--hits` stored hits (eventFixtures, default 1,000,000): `conversions` of the five goals over 30 and
  *   90 days (and, to show where the time goes, the two event goals and the three page goals alone), a 30-day
  *   `breakdown(dimension: SOURCE, event:)` beside the same breakdown of hits; p50/p95, server CPU and finds per query;
+ * - where a 30-day conversions request's time goes: each of its reads alone, through tally's store (conversionReads);
  * - bytes per site-day and site-month of the event documents beside the pageview documents;
  * - accuracy: each goal's conversion rate against the exact one (percentage points), events and revenue exactly.
  * Run: `npm run build && node dist/bench/probes/eventsCost.js [--only ingest|queries] [--hits N]` (MONGODB_URI to use a
@@ -21,11 +22,17 @@ import type { DatabaseTarget } from '../shared/target';
 import { EVENT_DAYS, EVENT_SITE, GOALS, loadEventData } from '../suite/eventFixtures';
 import type { EventDataSet, PeriodBytes, SpanTruth } from '../suite/eventFixtures';
 import { runEventIngest } from '../suite/eventIngest';
+import { timeConversionReads } from '../suite/conversionReads';
+import type { ReadCell } from '../suite/conversionReads';
+import { connectDatabase } from '../../src/store/connectDatabase';
+import { createLogger } from '../../src/logging/createLogger';
 import type { EventIngestResult } from '../suite/eventIngest';
 import { MongoClient } from 'mongodb';
 import type { Db } from 'mongodb';
 
 const DAY_MS = 86_400_000;
+/** A `**` goal matching 10 of the pages (`/articles/0010.html` to `0019`). */
+const NARROW = '/articles/001**';
 
 interface QuerySpec {
   readonly key: string;
@@ -104,6 +111,7 @@ async function main(): Promise<void> {
         const specs = querySpecs(data?.first ?? today - EVENT_DAYS * DAY_MS);
         const { cells, answers } = await timeQueries(client, specs, options.rounds, options['queries-per-round']);
         printQueries(target, data, cells);
+        printReads(target, await conversionReads(target.uri, dbName, today));
         if (data !== undefined) {
           printBytes(target, data);
           printAccuracy(target, data, answers);
@@ -172,6 +180,16 @@ function querySpecs(first: number): QuerySpec[] {
       label: 'conversions, 5 goals, 90 days',
       query: CONVERSIONS,
       variables: { goals: GOALS, ...range(first, 90) },
+    },
+    {
+      // Page goals cost a document per matching page and day: the same goals with a `**` of 10 pages, not 100.
+      key: 'narrow.30',
+      label: `conversions, 5 goals with ${NARROW} instead, 30 days`,
+      query: CONVERSIONS,
+      variables: {
+        goals: GOALS.map((goal) => (goal.page?.includes('**') ? { page: NARROW } : goal)),
+        ...range(first, 30),
+      },
     },
     {
       key: 'events.30',
@@ -306,6 +324,29 @@ function printQueries(target: DatabaseTarget, data: EventDataSet | undefined, ce
   console.log(
     `\nbreakdown with event / of hits: ${fmt(p50('breakdownEvent.30') / p50('breakdownHits.30'))}× the p50; ` +
       `conversions 90 / 30 days: ${fmt(p50('conversions.90') / p50('conversions.30'))}×`,
+  );
+}
+
+async function conversionReads(uri: string, dbName: string, today: number): Promise<ReadCell[]> {
+  const database = await connectDatabase({
+    uri,
+    dbName,
+    logger: createLogger({ level: 'warn', nodeEnv: 'production' }),
+  });
+  try {
+    return await timeConversionReads(database, today, 30, 5);
+  } finally {
+    await database.close();
+  }
+}
+
+function printReads(target: DatabaseTarget, cells: readonly ReadCell[]): void {
+  console.log(`\n### The reads of a 30-day conversions request, one at a time, over the driver (${target.label})\n`);
+  console.log(
+    table(
+      [`read (${target.label})`, 'median ms (of 5)', 'documents', 'BSON bytes'],
+      cells.map((cell) => [cell.label, fmt(cell.medianMs), cell.documents.toLocaleString('en-US'), fmt(cell.bytes)]),
+    ),
   );
 }
 
