@@ -29,12 +29,14 @@ export interface ServerSettings {
   readonly nodeArgs?: readonly string[];
   /** The server's entry point (default: this checkout's dist/src/main.js), e.g. another checkout's build. */
   readonly entry?: string;
+  /** The port to listen on (default: a free one). */
+  readonly port?: number;
 }
 
 const READY_TIMEOUT_MS = 60_000;
 
 export async function startServer(kind: 'child' | 'in-process', settings: ServerSettings): Promise<ServerHandle> {
-  const port = await freePort();
+  const port = settings.port ?? (await freePort());
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',

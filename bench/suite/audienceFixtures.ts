@@ -81,9 +81,7 @@ export async function loadAudienceData(
   const start = process.hrtime.bigint();
   const today = settings.now - (settings.now % DAY_MS);
   const first = today - AUDIENCE_DAYS * DAY_MS;
-  const defaults = loadConfig({}).dimensions;
-  // One per process, as in the server: admission to each document is decided across every batch.
-  const dimensions = new DimensionCounting({ maxValues: defaults.maxValues, visitorDimensions: defaults.visitors });
+  const dimensions = serverDimensionCounting();
   const sources = loadDimensionSources(undefined);
   const visitorPool = Math.max(100, Math.round(settings.hits / 4));
   const cdf = zipfCdf(settings.pages, 1);
@@ -163,6 +161,12 @@ export async function loadAudienceData(
     compactMs: elapsedMs(compactStart),
     truth,
   };
+}
+
+/** A server's DimensionCounting with the default settings: one per process, admission decided across batches. */
+export function serverDimensionCounting(): DimensionCounting {
+  const defaults = loadConfig({}).dimensions;
+  return new DimensionCounting({ maxValues: defaults.maxValues, visitorDimensions: defaults.visitors });
 }
 
 function startOfMonth(t: number): number {

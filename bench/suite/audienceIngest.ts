@@ -127,11 +127,11 @@ export interface AudienceIngestDeps {
   readonly log: (line: string) => void;
 }
 
-const BATCH = 1000;
+export const BATCH = 1000;
 const DAY_MS = 86_400_000;
 const RECORD_HITS = `mutation RecordHits($hits: [HitInput!]!) { recordHits(hits: $hits) { accepted } }`;
 
-interface Totals {
+export interface Totals {
   hits: number;
   requests: number;
   errors: number;
@@ -231,7 +231,7 @@ function batchHits(
   return hits;
 }
 
-function emptyTotals(): Totals {
+export function emptyTotals(): Totals {
   return {
     hits: 0,
     requests: 0,
@@ -246,8 +246,8 @@ function emptyTotals(): Totals {
   };
 }
 
-/** Sends one round's batches, one at a time, and adds what they cost to `totals`. */
-async function measureRound(
+/** Sends one round's batches of BATCH hits, one at a time, and adds what they cost to `totals`. */
+export async function measureRound(
   client: GraphqlClient,
   bodies: readonly string[],
   totals: Totals,

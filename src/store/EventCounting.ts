@@ -9,7 +9,7 @@
  * - MAX_DIMENSION_VALUES values per (event name, dimension);
  * - MAX_CURRENCIES currencies per event name: revenue in a further currency sums under the currency `(other)`
  *   (any three capital letters pass validation, so the set is not bounded by ISO 4217 alone).
- * The largest document these allow is measured by test/unit/store/eventDocumentBytes.test.ts (under 5 MB against
+ * The largest document these allow is measured by test/unit/store/EventCounting.test.ts (under 5 MB against
  * MongoDB's 16 MB). As with DimensionCounting, admission is decided in memory, never by reading the document: the
  * bound is per process that wrote the document, and per stretch of time it stayed among those tracked. Memory is
  * bounded too: names, keys and values are remembered as 53-bit hashes (a collision only admits a value as if it had

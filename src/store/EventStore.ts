@@ -3,7 +3,7 @@
  * collection per call, as the write policy reads ids (exact `_id` finds on stock FerretDB for a few documents, one
  * `$in` otherwise). Writes go through CounterStore, in the same flushes and under the same marks as the hit counters.
  */
-import type { Collection } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import type { Database } from './connectDatabase';
 import { eventCollection } from './eventDocument';
 import type { EventStatsDocument } from './eventDocument';
@@ -30,17 +30,33 @@ export class EventStore {
     this.policy = database.policy;
   }
 
-  /** The documents of `ids` that exist, in no particular order. */
-  async find(level: EventLevel, ids: readonly string[]): Promise<EventStatsDocument[]> {
+  /**
+   * The documents of `ids` that exist, in no particular order: whole, or only `fields` (eventDocument's paths). An
+   * event document holds every name's sketch, properties and dimension counters, and every engine pays per field
+   * read (FerretDB 1.x decodes each one it returns), so a breakdown of one event reads that event's counters only.
+   */
+  async find(level: EventLevel, ids: readonly string[], fields?: readonly string[]): Promise<EventStatsDocument[]> {
     if (ids.length === 0) return [];
     const collection = this.collections[level];
+    const projection = projectionOf(fields);
     try {
       if (this.policy.reads === 'exactIds' && ids.length <= EXACT_ID_READ_LIMIT) {
-        return await findByExactIds(collection, ids, PROJECTION);
+        return await findByExactIds(collection, ids, projection);
       }
-      return await findByIdList(collection, ids, PROJECTION);
+      return await findByIdList(collection, ids, projection);
     } catch (error) {
       throw translateDriverError(error);
     }
   }
+}
+
+/** `fields` as an inclusion projection, without paths inside another (a path collision on MongoDB). */
+function projectionOf(fields: readonly string[] | undefined): Document {
+  if (fields === undefined) return PROJECTION;
+  const kept: string[] = [];
+  // Sorted, a path comes before every path inside it.
+  for (const field of [...new Set(fields)].sort()) {
+    if (!kept.some((outer) => field.startsWith(`${outer}.`))) kept.push(field);
+  }
+  return { _id: 1, ...Object.fromEntries(kept.map((field) => [field, 1])) };
 }

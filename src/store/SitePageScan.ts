@@ -49,6 +49,12 @@ export interface SitePageDocument {
   readonly vh?: VisitCounterFields['vh'] | undefined;
 }
 
+/** A page's document of one period: its page and the period's start (metadata.date), epoch ms. */
+export interface PageDate {
+  readonly page: string;
+  readonly date: number;
+}
+
 export class SitePageScan {
   private readonly daily: Collection<DailyStatsDocument>;
   private readonly monthly: Collection<MonthlyStatsDocument>;
@@ -70,19 +76,20 @@ export class SitePageScan {
     const complete = new Map<number, Map<string, number>>();
     if (days.length === 0) return complete;
     const months = [...new Set(days.map((day) => startOfMonth(day)))];
+    const siteTotal = { 'metadata.site': site, 'metadata.page': SITE_TOTAL_PAGE };
     try {
       const [dayDocs, monthDocs] = await Promise.all([
-        this.findSiteDocuments(
+        this.findByIds(
           this.daily as unknown as Collection<Document>,
-          site,
           days.map((day) => dailyDocumentId(site, SITE_TOTAL_PAGE, day)),
           { _id: 0, 'metadata.date': 1, daily: 1, p: 1 },
+          siteTotal,
         ),
-        this.findSiteDocuments(
+        this.findByIds(
           this.monthly as unknown as Collection<Document>,
-          site,
           months.map((month) => monthlyDocumentId(site, SITE_TOTAL_PAGE, month)),
           { _id: 0, 'metadata.date': 1, daily: 1 },
+          siteTotal,
         ),
       ]);
       const monthTotals = new Map(monthDocs.map((doc) => [dateOf(doc), doc.daily as Record<string, unknown>]));
@@ -118,25 +125,72 @@ export class SitePageScan {
     }
   }
 
-  /** Site-total documents by id, as the policy reads (CounterStore.read); MongoDB targets the site's shard. */
-  private findSiteDocuments(
+  /**
+   * Documents by id, as the policy reads (CounterStore.read); MongoDB gets `shardFilter` too, so the read targets
+   * the site's shard.
+   */
+  private findByIds(
     collection: Collection<Document>,
-    site: string,
     ids: string[],
     projection: Document,
+    shardFilter: Document,
   ): Promise<Document[]> {
+    if (ids.length === 0) return Promise.resolve([]);
     if (this.reads === 'idList') return findByIdList(collection, ids, projection);
     if (this.reads === 'exactIds' && ids.length <= EXACT_ID_READ_LIMIT) {
       return findByExactIds(collection, ids, projection);
     }
-    return collection
-      .find({ _id: { $in: ids }, 'metadata.site': site, 'metadata.page': SITE_TOTAL_PAGE } as Document, { projection })
-      .toArray();
+    return collection.find({ _id: { $in: ids }, ...shardFilter } as Document, { projection }).toArray();
   }
 
   async ensureIndexes(): Promise<void> {
     await ensureIndexes(this.daily, [SITE_DATE_INDEX]);
     await ensureIndexes(this.monthly, [SITE_DATE_INDEX]);
+  }
+
+  /**
+   * Calls `onDocument` with the visitor sketches of the named page documents of `site` (page goals, issue 28): one
+   * find by id list per collection, so a few pages cost a few documents' reads instead of a scan of the site's
+   * documents on those dates (on FerretDB a filter other than `_id` decodes every row of the table). Resolves false,
+   * having read nothing, where the engine reads ids one by one (stock FerretDB) and there are too many of them: the
+   * caller scans instead.
+   */
+  async forEachPageById(
+    site: string,
+    pages: { readonly monthly: readonly PageDate[]; readonly daily: readonly PageDate[] },
+    onDocument: (doc: SitePageDocument) => void,
+  ): Promise<boolean> {
+    const count = pages.monthly.length + pages.daily.length;
+    if (this.reads === 'exactIds' && count > EXACT_ID_READ_LIMIT) return false;
+    const projection = { _id: 0, 'metadata.page': 1, 'metadata.date': 1, v: 1, vz: 1 };
+    try {
+      const found = await Promise.all([
+        this.findByIds(
+          this.monthly as unknown as Collection<Document>,
+          pages.monthly.map(({ page, date }) => monthlyDocumentId(site, page, date)),
+          projection,
+          { 'metadata.site': site },
+        ),
+        this.findByIds(
+          this.daily as unknown as Collection<Document>,
+          pages.daily.map(({ page, date }) => dailyDocumentId(site, page, date)),
+          projection,
+          { 'metadata.site': site },
+        ),
+      ]);
+      for (const doc of found.flat()) {
+        const metadata = doc.metadata as { page: string; date: Date };
+        onDocument({
+          page: metadata.page,
+          date: metadata.date.getTime(),
+          v: doc.v as SitePageDocument['v'],
+          vz: doc.vz as SitePageDocument['vz'],
+        });
+      }
+      return true;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
   }
 
   /** Calls `onDocument` for every page document (not the site total) of `site` dated at one of `dates`: one find. */

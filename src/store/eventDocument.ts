@@ -33,6 +33,16 @@ export const eventIndexes: readonly IndexDefinition[] = [
   { key: { 'metadata.site': 1, 'metadata.page': 1, 'metadata.date': 1 }, name: 'site_page_date' },
 ];
 
+/** The fields of one event name (escaped by dimensionKey) a read needs: `n.<event>`, `ev.<event>`, `r.<event>`. */
+export function eventNamePaths(nameKey: string, fields: ReadonlyArray<'n' | 'ev' | 'r'>): string[] {
+  return fields.map((field) => `${field}.${nameKey}`);
+}
+
+/** One event's counters per value of one dimension: `d.<event>.<dimension>`. */
+export function eventDimensionPath(nameKey: string, dimension: string): string {
+  return `d.${nameKey}.${dimension}`;
+}
+
 export function eventCollection(db: Db, name: string) {
   return db.collection<EventStatsDocument>(name);
 }

@@ -56,7 +56,7 @@ export class BreakdownResolver {
     if (event != null) {
       const span = services.events.parseSpan({ site, page, from: range.from, to: range.to, timeZone }, 'breakdown');
       const paging = services.events.parsePaging(first, after);
-      const totals = await loaders.events.load(span);
+      const totals = await loaders.events.load(services.events.breakdownSpan(span, event, dimension));
       return { dimension, ...toConnection(services.events.breakdown(totals, event, dimension, paging)) };
     }
     const parsed = services.breakdown.parse({

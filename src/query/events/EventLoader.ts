@@ -1,7 +1,7 @@
 /**
  * The per-request DataLoader for event documents: every events, properties, conversions and event breakdown field
  * of one GraphQL request joins one batch, answered by one find per event collection (whole UTC months from
- * `events.monthly`, the other days from `events.daily`).
+ * `events.monthly`, the other days from `events.daily`), projected to the fields the batch's spans name.
  */
 import DataLoader from 'dataloader';
 import type { EventStatsDocument } from '../../store/eventDocument';
@@ -19,10 +19,12 @@ export interface EventSpan {
   /** UTC midnights: [from, to). */
   readonly from: number;
   readonly to: number;
+  /** The stored paths the caller reads (eventDocument); absent: whole documents. */
+  readonly fields?: readonly string[] | undefined;
 }
 
 export interface EventDocumentReader {
-  find(level: EventLevel, ids: readonly string[]): Promise<EventStatsDocument[]>;
+  find(level: EventLevel, ids: readonly string[], fields?: readonly string[]): Promise<EventStatsDocument[]>;
 }
 
 const MAX_SPANS_PER_BATCH = 100;
@@ -33,7 +35,7 @@ export class EventLoader {
   constructor(reader: EventDocumentReader) {
     this.loader = new DataLoader<EventSpan, EventTotals, string>((spans) => loadEvents(reader, spans), {
       maxBatchSize: MAX_SPANS_PER_BATCH,
-      cacheKeyFn: (s) => [s.site, s.page, s.from, s.to].join('\u0000'),
+      cacheKeyFn: (s) => [s.site, s.page, s.from, s.to, ...(s.fields ?? ['*'])].join('\u0000'),
     });
   }
 
@@ -62,7 +64,14 @@ async function loadEvents(
     for (const piece of plans[i] as PeriodPiece[])
       ids[piece.level === 'month' ? 'month' : 'day'].add(idOf(span, piece));
   });
-  const [days, months] = await Promise.all([reader.find('day', [...ids.day]), reader.find('month', [...ids.month])]);
+  // The batch's documents carry every field one of its spans reads (all of them when one reads whole documents).
+  const fields = spans.every((span) => span.fields !== undefined)
+    ? [...new Set(spans.flatMap((span) => span.fields ?? []))]
+    : undefined;
+  const [days, months] = await Promise.all([
+    reader.find('day', [...ids.day], fields),
+    reader.find('month', [...ids.month], fields),
+  ]);
   const byId = new Map<string, EventStatsDocument>();
   for (const doc of [...days, ...months]) byId.set(doc._id, doc);
   return spans.map((span, i) => {

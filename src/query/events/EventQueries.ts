@@ -17,12 +17,14 @@ import { SITE_TOTAL_PAGE } from '../../domain/siteTotal';
 import { VISITOR_PRECISION } from '../../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
 import { BadUserInputError } from '../../errors/BadUserInputError';
-import type { SitePageDocument, SitePageFields } from '../../store/SitePageScan';
+import { eventDimensionPath, eventNamePaths } from '../../store/eventDocument';
+import type { PageDate, SitePageDocument, SitePageFields } from '../../store/SitePageScan';
 import type { BreakdownQuery, BreakdownResult } from '../BreakdownQuery';
 import { decodeBreakdownCursor } from '../breakdownCursor';
 import { countedDays } from '../countedDays';
 import { parseTimeZone } from '../parseTimeZone';
 import { periodPieces } from '../periodPieces';
+import { DAY_MS, startOfMonth } from '../../time/buckets';
 import { mergeStored } from '../seriesVisitors';
 import type { EventSpan } from './EventLoader';
 import type { EventTotals } from './EventTotals';
@@ -59,8 +61,14 @@ export interface Conversion {
   readonly revenue: readonly Money[];
 }
 
-/** Page documents of a site on some dates, with their visitor sketches (SitePageScan). */
+/** Page documents of a site on some dates, with their visitor sketches, and its site-day page rollups (SitePageScan). */
 export interface SitePageVisitorsReader {
+  pageRollups(site: string, days: readonly number[]): Promise<Map<number, Map<string, number>>>;
+  forEachPageById(
+    site: string,
+    pages: { readonly monthly: readonly PageDate[]; readonly daily: readonly PageDate[] },
+    onDocument: (doc: SitePageDocument) => void,
+  ): Promise<boolean>;
   forEachPage(
     site: string,
     dates: readonly number[],
@@ -127,6 +135,12 @@ export class EventQueries {
     );
   }
 
+  /** The span of `breakdown`, reading only the event's counters of the dimension. */
+  breakdownSpan(span: EventSpan, event: string, dimension: Dimension): EventSpan {
+    const name = parseEventName(event, () => 'event');
+    return { ...span, fields: [eventDimensionPath(dimensionKey(name), dimension)] };
+  }
+
   /** One event's counts per value of a dimension (conversions by source, country, …). */
   breakdown(totals: EventTotals, event: string, dimension: Dimension, paging: Paging): BreakdownResult {
     const name = parseEventName(event, () => 'event');
@@ -159,8 +173,11 @@ export class EventQueries {
     const siteSpan = { ...span, page: SITE_TOTAL_PAGE };
     const hasEvents = goals.some((g) => g.kind === 'event');
     const pageGoals = goals.filter((g): g is Extract<Goal, { kind: 'page' }> => g.kind === 'page');
+    const fields = goals.flatMap((g) =>
+      g.kind === 'event' ? eventNamePaths(dimensionKey(g.name), ['n', 'ev', 'r']) : [],
+    );
     const [totals, siteVisitors, pageTotals] = await Promise.all([
-      hasEvents ? sources.events(span) : undefined,
+      hasEvents ? sources.events({ ...span, fields }) : undefined,
       sources.siteVisitors(siteSpan),
       pageGoals.length > 0 ? this.pageGoalTotals(span, pageGoals) : undefined,
     ]);
@@ -188,9 +205,11 @@ export class EventQueries {
   }
 
   /**
-   * Hits and visitors of the pages each page goal matches: the site's page documents of the span (whole months
-   * from monthly documents, other days from daily ones: two finds, as topPages reads), each matched against every
-   * goal, sketches ORed at page precision.
+   * Hits and visitors of the pages each page goal matches over the span (whole months from monthly documents, the
+   * other days from daily ones). Where every day of a period has a complete site-day page rollup (PageRollup), the
+   * rollups give the matching pages and their hits, and only those pages' documents are read, by id, for their
+   * sketches; the other periods (or all, where the engine reads ids one by one and there are many) scan the site's
+   * page documents on their dates, as topPages does. Sketches are ORed at page precision.
    */
   private async pageGoalTotals(
     span: EventSpan,
@@ -201,24 +220,62 @@ export class EventQueries {
     const totals = new Map<Goal, PageGoalTotal>(
       goals.map((goal) => [goal, { hits: 0, sketch: VisitorSketch.empty(VISITOR_PRECISION.pageDay) }]),
     );
+    const matched = new Map<string, ReadonlyArray<Extract<Goal, { kind: 'page' }>>>();
+    const matching = (page: string): ReadonlyArray<Extract<Goal, { kind: 'page' }>> => {
+      let found = matched.get(page);
+      if (found === undefined) {
+        found = goals.filter((goal) => goal.matches(page));
+        matched.set(page, found);
+      }
+      return found;
+    };
+    const addSketch = (doc: SitePageDocument): void => {
+      for (const goal of matching(doc.page)) mergeStored((totals.get(goal) as PageGoalTotal).sketch, doc.v, doc.vz);
+    };
+    const days: number[] = [];
+    for (let day = span.from; day < span.to; day += DAY_MS) days.push(day);
+    const rollups = await this.pages.pageRollups(span.site, days);
+    const byId = { monthly: [] as PageDate[], daily: [] as PageDate[] };
+    const rolledUpHits: Array<readonly [Goal, number]> = [];
+    const scan = { monthly: [] as number[], daily: [] as number[] };
+    for (const piece of pieces) {
+      const level = piece.level === 'month' ? 'monthly' : 'daily';
+      const pieceDays = level === 'monthly' ? days.filter((day) => startOfMonth(day) === piece.start) : [piece.start];
+      if (!pieceDays.every((day) => rollups.has(day))) {
+        scan[level].push(piece.start);
+        continue;
+      }
+      const pages = new Set<string>();
+      for (const day of pieceDays) {
+        for (const [page, hits] of rollups.get(day) as Map<string, number>) {
+          const goalsOfPage = matching(page);
+          if (goalsOfPage.length === 0) continue;
+          pages.add(page);
+          for (const goal of goalsOfPage) rolledUpHits.push([goal, hits]);
+        }
+      }
+      for (const page of pages) byId[level].push({ page, date: piece.start });
+    }
+    if (await this.pages.forEachPageById(span.site, byId, addSketch)) {
+      for (const [goal, hits] of rolledUpHits) (totals.get(goal) as PageGoalTotal).hits += hits;
+    } else {
+      for (const level of ['monthly', 'daily'] as const) scan[level].push(...new Set(byId[level].map((p) => p.date)));
+    }
     const onDocument = (doc: SitePageDocument): void => {
       let hits = 0;
       for (const field of [doc.daily, doc.hourly]) {
         if (field === undefined) continue;
         for (const key in field) hits += Number(field[key] ?? 0);
       }
-      for (const goal of goals) {
-        if (!goal.matches(doc.page)) continue;
+      for (const goal of matching(doc.page)) {
         const total = totals.get(goal) as PageGoalTotal;
         total.hits += hits;
         mergeStored(total.sketch, doc.v, doc.vz);
       }
     };
-    const months = pieces.filter((p) => p.level === 'month').map((p) => p.start);
-    const days = pieces.filter((p) => p.level === 'day').map((p) => p.start);
     await Promise.all([
-      this.pages.forEachPage(span.site, months, { kind: 'monthly' }, onDocument, { visitors: true }),
-      this.pages.forEachPage(span.site, days, { kind: 'hourly' }, onDocument, { visitors: true }),
+      this.pages.forEachPage(span.site, scan.monthly, { kind: 'monthly' }, onDocument, { visitors: true }),
+      this.pages.forEachPage(span.site, scan.daily, { kind: 'hourly' }, onDocument, { visitors: true }),
     ]);
     return totals;
   }

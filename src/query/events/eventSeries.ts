@@ -6,6 +6,7 @@
  */
 import { dimensionKey } from '../../domain/dimensions/dimensionKey';
 import { parseEventName } from '../../domain/events/parseEvent';
+import { eventNamePaths } from '../../store/eventDocument';
 import { nextBucketIn, bucketStartsIn } from '../../time/zonedBuckets';
 import { UTC_ZONE } from '../../time/zoneOffset';
 import { checkDayBuckets } from '../parseDimensionFilter';
@@ -32,11 +33,12 @@ export async function eventSeries(
   const end = nextBucketIn(zone, request.granularity, starts[starts.length - 1] as number);
   const { site, page } = request;
   const bounds = starts.map((start, i) => [start, starts[i + 1] ?? end] as const);
-  const [whole, ...buckets] = await Promise.all([
-    load({ site, page, from: starts[0] as number, to: end }),
-    ...bounds.map(([from, to]) => load({ site, page, from, to })),
-  ]);
   const wantsVisitors = request.visitors !== undefined;
+  const fields = eventNamePaths(nameKey, wantsVisitors ? ['n', 'ev'] : ['n']);
+  const [whole, ...buckets] = await Promise.all([
+    load({ site, page, from: starts[0] as number, to: end, fields }),
+    ...bounds.map(([from, to]) => load({ site, page, from, to, fields })),
+  ]);
   const points = buckets.map((totals, i) => {
     const hits = totals.counts().get(nameKey) ?? 0;
     const t = (bounds[i] as readonly [number, number])[0];
