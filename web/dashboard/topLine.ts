@@ -1,9 +1,18 @@
 /**
- * The top-line figures of a view — visitors, hits, hits per visitor, each against the previous period — from the
- * whole-site series. A figure is shown only as what it is: visitors counted over a wider span than the hits say so;
- * a ratio or a change between numbers of different spans is "—" with the reason, never a number.
+ * The top-line figures of a view — visitors, visits, hits, views per visit, bounce rate and visit duration, each
+ * against the previous period — from the whole-site series. A figure is shown only as what it is: visitors counted
+ * over a wider span than the hits say so; a change between numbers of different spans, or any unknown number, is
+ * "—" with the reason, never a number.
  */
-import { MISSING, formatChange, formatCount, formatRatio } from './formatNumbers';
+import {
+  MISSING,
+  formatChange,
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatPointsChange,
+  formatRatio,
+} from './formatNumbers';
 import type { Direction } from './formatNumbers';
 import { formatClock, formatSpan } from './formatSpan';
 import type { SiteResult } from './operations';
@@ -16,7 +25,7 @@ export interface FigureChange {
 }
 
 export interface Figure {
-  readonly key: 'visitors' | 'hits' | 'hitsPerVisitor';
+  readonly key: 'visitors' | 'hits' | VisitKey;
   readonly value: string;
   readonly unit: string;
   readonly change: FigureChange;
@@ -54,7 +63,7 @@ function change(current: number, earlier: number | null, against: string): Figur
 
 /**
  * `liveHits`: hits added by live updates since the series was read (the hits figure follows them; visitors and the
- * ratio stay as read, and a note says so). `readAt`: when the series was read.
+ * visit figures stay as read, and a note says so). `readAt`: when the series was read.
  */
 export function topLine(site: SiteResult, liveHits: number, readAt: number): TopLine {
   const hitsSpan = { from: Date.parse(site.from), to: Date.parse(site.to) };
@@ -118,43 +127,91 @@ export function topLine(site: SiteResult, liveHits: number, readAt: number): Top
         : `distinct visitors over ${visitorsSpan ? formatSpan(visitorsSpan.from, visitorsSpan.to) : 'the range'} (estimated from sketches)`,
   };
 
-  // Hits and visitors of one span, as read (live hits carry no visitors).
-  const ratio =
-    site.total !== null && site.visitors !== null && site.visitors > 0 && visitorsMatch
-      ? site.total / site.visitors
-      : null;
-  const earlierRatio =
-    comparison &&
-    comparison.total !== null &&
-    earlierSpan &&
-    sameSpan(earlierVisitorsSpan, earlierSpan) &&
-    comparison.visitors
-      ? comparison.total / comparison.visitors
-      : null;
-  let ratioTitle = 'hits divided by visitors over the same span';
-  if (site.total === null) ratioTitle = 'hits are not known for this range (retention)';
-  else if (site.visitors === null) ratioTitle = 'visitors are not known for this range';
-  else if (site.visitors === 0) ratioTitle = 'no visitors in this range';
-  else if (!visitorsMatch) ratioTitle = 'not computed: hits and visitors are counted over different spans (see *)';
-  const ratioFigure: Figure = {
-    key: 'hitsPerVisitor',
-    value: formatRatio(ratio),
-    unit: 'hits per visitor',
-    change:
-      ratio === null
-        ? NO_CHANGE(ratioTitle)
-        : earlierRatio === null
-          ? NO_CHANGE('no hits per visitor known for the previous period')
-          : {
-              ...formatChange(ratio / earlierRatio - 1),
-              title: `against ${formatRatio(earlierRatio)} in the previous period, ${against}`,
-            },
-    marked: false,
-    title: ratioTitle,
-  };
-
+  const visitFigures = visitFiguresOf(site, comparison, earlierSpan ? against : undefined);
   if (liveHits !== 0) {
-    notes.push(`Hits include live updates; visitors and hits per visitor are as read at ${formatClock(readAt)}.`);
+    notes.push(`Hits include live updates; visitors and the visit figures are as read at ${formatClock(readAt)}.`);
   }
-  return { figures: [visitorsFigure, hitsFigure, ratioFigure], notes };
+  return {
+    figures: [visitorsFigure, visitFigures.visits, hitsFigure, ...visitFigures.rest],
+    notes,
+  };
+}
+
+type VisitKey = 'visits' | 'viewsPerVisit' | 'bounceRate' | 'visitDuration';
+
+/** How each visit figure is written, what it is, and how its change is reckoned. */
+const VISIT_FIGURES: Record<
+  VisitKey,
+  { format: (value: number) => string; unit: (value: number) => string; meaning: string; points?: true }
+> = {
+  visits: {
+    format: formatCount,
+    unit: (value) => (value === 1 ? 'visit' : 'visits'),
+    meaning: "visits started in the range: a visitor's hits with no gap of the visit timeout (VISIT_TIMEOUT_MINUTES)",
+  },
+  viewsPerVisit: {
+    format: formatRatio,
+    unit: () => 'views per visit',
+    meaning: 'pageviews per visit, over the visits started in the range',
+  },
+  bounceRate: {
+    format: formatPercent,
+    unit: () => 'bounce rate',
+    meaning: 'visits of one pageview and no event, of the visits started in the range',
+    points: true,
+  },
+  visitDuration: {
+    format: formatDuration,
+    unit: () => 'visit duration',
+    meaning: "mean time from a visit's first hit to its last, over the visits started in the range",
+  },
+};
+
+const VISITS_UNKNOWN =
+  'not known: visits are counted per hour, day and month, so a minute chart has none, and retention may have dropped them';
+
+/**
+ * Visits, views per visit, bounce rate and visit duration, each against the previous period. Visit counters are
+ * exact and cover the hits' own span, so unlike visitors they need no span check; a null is unknown (a minute
+ * chart, retention), and a rate over no visits is "—".
+ */
+function visitFiguresOf(
+  site: SiteResult,
+  comparison: SiteResult['comparison'],
+  against: string | undefined,
+): { visits: Figure; rest: Figure[] } {
+  const figure = (key: VisitKey): Figure => {
+    const how = VISIT_FIGURES[key];
+    const value = site[key];
+    const earlier = comparison ? comparison[key] : null;
+    let title = how.meaning;
+    if (site.visits === null) title = VISITS_UNKNOWN;
+    else if (value === null) title = 'no visits in this range';
+    let figureChange: FigureChange;
+    if (value === null) figureChange = NO_CHANGE(title);
+    else if (against === undefined) figureChange = NO_CHANGE('no previous period was read');
+    else if (earlier === null) figureChange = NO_CHANGE('no visits known for the previous period');
+    else if (how.points) {
+      figureChange = {
+        ...formatPointsChange(value, earlier),
+        title: `against ${how.format(earlier)} in the previous period, ${against}`,
+      };
+    } else if (earlier === 0) {
+      figureChange = NO_CHANGE(`${how.format(0)} in the previous period (${against}): nothing to compare with`);
+    } else {
+      figureChange = {
+        ...formatChange(value / earlier - 1),
+        title: `against ${how.format(earlier)} in the previous period, ${against}`,
+      };
+    }
+    return {
+      key,
+      value: value === null ? MISSING : how.format(value),
+      unit: how.unit(value ?? 0),
+      change: figureChange,
+      marked: false,
+      title,
+    };
+  };
+  return { visits: figure('visits'), rest: [figure('viewsPerVisit'), figure('bounceRate'), figure('visitDuration')] };
 }

@@ -1,4 +1,11 @@
-import { formatChange, formatCount, formatRatio } from '../../../web/dashboard/formatNumbers';
+import {
+  formatChange,
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatPointsChange,
+  formatRatio,
+} from '../../../web/dashboard/formatNumbers';
 
 describe('the dashboard numbers', () => {
   it.each([
@@ -31,5 +38,40 @@ describe('the dashboard numbers', () => {
     [12.345, '▲ 1,235 %', 'up'],
   ])('writes the change %p as %s', (change, text, direction) => {
     expect(formatChange(change)).toEqual({ text, direction });
+  });
+
+  it.each([
+    [0.5, '50 %'],
+    [0, '0 %'],
+    [1, '100 %'],
+    [0.375, '38 %'],
+    [null, '—'],
+    [NaN, '—'],
+  ])('writes the rate %p as %s', (value, text) => {
+    expect(formatPercent(value)).toBe(text);
+  });
+
+  it.each([
+    [0, '0s'],
+    [45, '45s'],
+    [59.6, '1m 00s'],
+    [60, '1m 00s'],
+    [125, '2m 05s'],
+    [3599, '59m 59s'],
+    [3725, '1h 02m 05s'],
+    [null, '—'],
+    [-1, '—'],
+  ])('writes the duration %p seconds as %s', (value, text) => {
+    expect(formatDuration(value)).toBe(text);
+  });
+
+  it.each([
+    [0.5, 0.25, '▲ 25 pp', 'up'],
+    [0.375, 0.25, '▲ 13 pp', 'up'],
+    [0.4, 0.42, '▼ 2 pp', 'down'],
+    [0.501, 0.5, '▲ <1 pp', 'up'],
+    [0.5, 0.5, '± 0 pp', 'flat'],
+  ])('writes the change of a rate to %p from %p as %s', (current, earlier, text, direction) => {
+    expect(formatPointsChange(current, earlier)).toEqual({ text, direction });
   });
 });

@@ -15,6 +15,10 @@ function week(
     visitors: 1204,
     visitorsFrom: '2026-11-15T00:00:00.000Z',
     visitorsTo: '2026-11-23T00:00:00.000Z',
+    visits: 1500,
+    bounceRate: 0.42,
+    visitDuration: 125,
+    viewsPerVisit: 3402 / 1500,
     points: [],
     comparison: {
       from: '2026-11-07T00:00:00.000Z',
@@ -25,39 +29,62 @@ function week(
       visitorsChange: 1204 / 1075 - 1,
       visitorsFrom: '2026-11-07T00:00:00.000Z',
       visitorsTo: '2026-11-15T00:00:00.000Z',
+      visits: 1400,
+      bounceRate: 0.4,
+      visitDuration: 150,
+      viewsPerVisit: 3507 / 1400,
       ...comparison,
     },
     ...overrides,
   };
 }
 
+/** A range without visits: the counters answer 0, and no rate over them. */
+const NO_VISITS = { visits: 0, bounceRate: null, visitDuration: null, viewsPerVisit: null } as const;
+/** A minute chart, or counters retention dropped: visits are not known at all. */
+const VISITS_UNKNOWN = { visits: null, bounceRate: null, visitDuration: null, viewsPerVisit: null } as const;
+
 const texts = (site: SiteResult, liveHits = 0): string[] =>
   topLine(site, liveHits, READ_AT).figures.map((f) => `${f.value} ${f.unit} ${f.change.text}`);
 
 describe('the top-line figures', () => {
-  it('shows hits dropped by retention as unknown, never as a zero, and computes nothing from them', () => {
+  it('shows hits dropped by retention as unknown, never as a zero', () => {
     const line = topLine(week({ total: null }, { total: null }), 12, READ_AT);
-    const [, hits, ratio] = line.figures;
+    const hits = line.figures.find((f) => f.key === 'hits');
     expect(hits?.value).toBe('—');
     expect(hits?.change.direction).toBe('none');
     expect(hits?.title).toMatch(/retention/);
-    expect(ratio?.value).toBe('—');
   });
 
-  it('shows visitors, hits and hits per visitor, each against the previous period', () => {
+  it('shows visitors, visits, hits, views per visit, bounce rate and visit duration, each against the previous period', () => {
     const line = topLine(week(), 0, READ_AT);
     expect(line.figures.map((f) => `${f.value} ${f.unit} ${f.change.text}`)).toEqual([
       '1,204 visitors ▲ 12 %',
+      '1,500 visits ▲ 7 %',
       '3,402 hits ▼ 3 %',
-      // 3402 / 1204 = 2.83 against 3507 / 1075 = 3.26: -13 %.
-      '2.83 hits per visitor ▼ 13 %',
+      // 3402 / 1500 = 2.27 against 3507 / 1400 = 2.51: -9 %.
+      '2.27 views per visit ▼ 9 %',
+      // Rates change by percentage points: 42 % against 40 %.
+      '42 % bounce rate ▲ 2 pp',
+      // 125 s against 150 s: -17 %.
+      '2m 05s visit duration ▼ 17 %',
     ]);
-    expect(line.figures.map((f) => f.change.direction)).toEqual(['up', 'down', 'down']);
+    expect(line.figures.map((f) => f.key)).toEqual([
+      'visitors',
+      'visits',
+      'hits',
+      'viewsPerVisit',
+      'bounceRate',
+      'visitDuration',
+    ]);
+    expect(line.figures.map((f) => f.change.direction)).toEqual(['up', 'up', 'down', 'down', 'up', 'down']);
     expect(line.figures[0]?.change.title).toBe('against 1,075 in the previous period, 7 Nov – 14 Nov UTC');
+    expect(line.figures[4]?.change.title).toBe('against 40 % in the previous period, 7 Nov – 14 Nov UTC');
+    expect(line.figures[5]?.change.title).toBe('against 2m 30s in the previous period, 7 Nov – 14 Nov UTC');
     expect(line.notes).toEqual(['15 Nov – 22 Nov UTC, against the previous period 7 Nov – 14 Nov UTC.']);
   });
 
-  it('says when the visitors count a wider span than the hits, and computes no ratio across the two', () => {
+  it('says when the visitors count a wider span than the hits', () => {
     const line = topLine(
       week(
         { from: '2026-11-15T15:00:00.000Z', to: '2026-11-22T16:00:00.000Z' },
@@ -66,15 +93,14 @@ describe('the top-line figures', () => {
       0,
       READ_AT,
     );
-    expect(line.figures.map((f) => `${f.value} ${f.unit}${f.marked ? ' (marked)' : ''} ${f.change.text}`)).toEqual([
-      '1,204 visitors (marked) ▲ 12 %',
-      '3,402 hits ▼ 3 %',
-      '— hits per visitor —',
+    expect(line.figures.slice(0, 3).map((f) => `${f.value} ${f.unit}${f.marked ? ' (marked)' : ''}`)).toEqual([
+      '1,204 visitors (marked)',
+      '1,500 visits',
+      '3,402 hits',
     ]);
     expect(line.notes[1]).toBe(
       "* Visitors are counted over 15 Nov – 22 Nov UTC: the stored visitor sketches of that time cover whole UTC days, not the chart's buckets.",
     );
-    expect(line.figures[2]?.title).toBe('not computed: hits and visitors are counted over different spans (see *)');
   });
 
   it("compares no visitors when the previous period's visitors count a span of another length", () => {
@@ -85,37 +111,94 @@ describe('the top-line figures', () => {
       title:
         "not compared: the previous period's visitors are counted over 6 Nov – 14 Nov UTC, a span of another length",
     });
-    // Its hits per visitor would mix spans too.
-    expect(line.figures[2]?.change.text).toBe('—');
   });
 
   it('shows unknown visitors as "—", never as 0', () => {
     expect(
       texts(week({ visitors: null, visitorsFrom: null, visitorsTo: null }, { visitors: null, visitorsChange: null })),
-    ).toEqual(['— visitors —', '3,402 hits ▼ 3 %', '— hits per visitor —']);
+    ).toEqual([
+      '— visitors —',
+      '1,500 visits ▲ 7 %',
+      '3,402 hits ▼ 3 %',
+      '2.27 views per visit ▼ 9 %',
+      '42 % bounce rate ▲ 2 pp',
+      '2m 05s visit duration ▼ 17 %',
+    ]);
   });
 
-  it('has no change against a previous period without hits', () => {
-    const line = topLine(week({}, { total: 0, change: null, visitors: 0, visitorsChange: null }), 0, READ_AT);
-    expect(line.figures.map((f) => f.change.text)).toEqual(['—', '—', '—']);
-    expect(line.figures[1]?.change.title).toBe('nothing in the previous period (7 Nov – 14 Nov UTC) to compare with');
+  it('shows the visit figures of a minute chart as unknown, saying why', () => {
+    const line = topLine(week(VISITS_UNKNOWN, VISITS_UNKNOWN), 0, READ_AT);
+    expect(line.figures.map((f) => `${f.value} ${f.unit} ${f.change.text}`)).toEqual([
+      '1,204 visitors ▲ 12 %',
+      '— visits —',
+      '3,402 hits ▼ 3 %',
+      '— views per visit —',
+      '— bounce rate —',
+      '— visit duration —',
+    ]);
+    for (const figure of line.figures.filter((f) => f.value === '—')) {
+      expect([figure.key, figure.title]).toEqual([
+        figure.key,
+        'not known: visits are counted per hour, day and month, so a minute chart has none, and retention may have dropped them',
+      ]);
+    }
+  });
+
+  it('shows no rates over a range without visits', () => {
+    const line = topLine(week(NO_VISITS), 0, READ_AT);
+    expect(line.figures.map((f) => `${f.value} ${f.unit} ${f.change.text}`).slice(3)).toEqual([
+      '— views per visit —',
+      '— bounce rate —',
+      '— visit duration —',
+    ]);
+    expect(line.figures[1]?.value).toBe('0');
+    expect(line.figures[1]?.change.text).toBe('▼ 100 %');
+    expect(line.figures[3]?.title).toBe('no visits in this range');
+  });
+
+  it('has no change against a previous period without hits or visits', () => {
+    const line = topLine(
+      week({}, { total: 0, change: null, visitors: 0, visitorsChange: null, ...NO_VISITS }),
+      0,
+      READ_AT,
+    );
+    expect(line.figures.map((f) => f.change.text)).toEqual(['—', '—', '—', '—', '—', '—']);
+    expect(line.figures[2]?.change.title).toBe('nothing in the previous period (7 Nov – 14 Nov UTC) to compare with');
+    expect(line.figures[1]?.change.title).toBe('0 in the previous period (7 Nov – 14 Nov UTC): nothing to compare with');
+    expect(line.figures[3]?.change.title).toBe('no visits known for the previous period');
+  });
+
+  it('compares no visit duration with a previous period of zero-length visits', () => {
+    const line = topLine(week({}, { visitDuration: 0 }), 0, READ_AT);
+    expect(line.figures[5]?.change).toEqual({
+      text: '—',
+      direction: 'none',
+      title: '0s in the previous period (7 Nov – 14 Nov UTC): nothing to compare with',
+    });
   });
 
   it('adds live hits to the hits figure only, and says the others are as read', () => {
     const line = topLine(week(), 105, READ_AT);
     expect(line.figures.map((f) => `${f.value} ${f.unit} ${f.change.text}`)).toEqual([
       '1,204 visitors ▲ 12 %',
+      '1,500 visits ▲ 7 %',
       '3,507 hits ± 0 %',
-      '2.83 hits per visitor ▼ 13 %',
+      '2.27 views per visit ▼ 9 %',
+      '42 % bounce rate ▲ 2 pp',
+      '2m 05s visit duration ▼ 17 %',
     ]);
-    expect(line.notes[1]).toBe('Hits include live updates; visitors and hits per visitor are as read at 15:04:10 UTC.');
+    expect(line.notes[1]).toBe('Hits include live updates; visitors and the visit figures are as read at 15:04:10 UTC.');
   });
 
-  it('writes one hit and one visitor in the singular', () => {
-    expect(texts(week({ total: 1, visitors: 1 }, { total: 1, visitors: 1 }))).toEqual([
+  it('writes one hit, one visitor and one visit in the singular', () => {
+    const one = { total: 1, visitors: 1, visits: 1, bounceRate: 1, visitDuration: 0, viewsPerVisit: 1 };
+    expect(texts(week(one, one))).toEqual([
       '1 visitor ± 0 %',
+      '1 visit ± 0 %',
       '1 hit ± 0 %',
-      '1 hits per visitor ± 0 %',
+      '1 views per visit ± 0 %',
+      '100 % bounce rate ± 0 pp',
+      '0s visit duration —',
     ]);
   });
 });

@@ -18,6 +18,10 @@ function series(
     visitors,
     visitorsFrom: visitors === null ? null : iso(visitorsFrom),
     visitorsTo: visitors === null ? null : iso(visitorsTo),
+    visits: null,
+    bounceRate: null,
+    visitDuration: null,
+    viewsPerVisit: null,
     points: hits.map((h, i) => ({ t: iso(FROM + i * DAY), hits: h, visitors: i === 0 ? null : h })),
   };
 }
