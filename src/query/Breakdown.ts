@@ -1,5 +1,6 @@
 /** A request for one dimension's hits per value over a span of whole UTC days, and its totals (issue 20). */
 import type { Dimension } from '../domain/dimensions/Dimension';
+import type { VisitCounts } from './visitCounts';
 
 export interface BreakdownRequest {
   readonly site: string;
@@ -11,6 +12,8 @@ export interface BreakdownRequest {
   readonly to: number;
   /** Read the per-value sketches (`dv`) as well: visitors were asked for and the documents keep them. */
   readonly visitors: boolean;
+  /** Read the per-value visit counters (`dx`) as well (site totals; issue 29). */
+  readonly visits?: boolean | undefined;
 }
 
 export interface BreakdownTotals {
@@ -19,4 +22,6 @@ export interface BreakdownTotals {
   readonly hits: ReadonlyMap<string, number>;
   /** Distinct visitors of one key over the span; absent when the request read no per-value sketches. */
   readonly visitorsOf?: ((key: string) => number) | undefined;
+  /** One key's visit counters over the span; absent when the request read none. */
+  readonly visitsOf?: ((key: string) => VisitCounts) | undefined;
 }

@@ -12,6 +12,7 @@ import { parseSite } from '../domain/parseSite';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { BadUserInputError } from '../errors/BadUserInputError';
 import type { BreakdownRequest } from './Breakdown';
+import type { VisitCounts } from './visitCounts';
 import { compareBreakdownRows, decodeBreakdownCursor, encodeBreakdownCursor } from './breakdownCursor';
 import type { ValueHits } from './breakdownCursor';
 import { countedDays } from './countedDays';
@@ -36,6 +37,8 @@ export interface BreakdownArgs {
   readonly after?: string | null | undefined;
   /** Visitors per value were asked for. */
   readonly visitors: boolean;
+  /** Visit figures per value were asked for (kept for site totals only). */
+  readonly visits?: boolean | undefined;
   /** The server clock: days dropped by RETENTION_DAYS at this instant are refused; absent: no check. */
   readonly now?: number | undefined;
 }
@@ -59,6 +62,8 @@ export interface ParsedBreakdown {
 export interface BreakdownRow extends ValueHits {
   /** Distinct visitors with this value; null where per-value sketches are not kept (or were not asked for). */
   readonly visitors: number | null;
+  /** The value's visit counters (site totals, when asked for); null elsewhere. */
+  readonly visits?: VisitCounts | null | undefined;
 }
 
 export interface BreakdownResult extends ImpressionConnection<BreakdownRow> {
@@ -76,6 +81,7 @@ export interface RankedTotals {
   readonly request: { readonly from: number; readonly to: number };
   readonly hits: ReadonlyMap<string, number>;
   readonly visitorsOf?: ((key: string) => number) | undefined;
+  readonly visitsOf?: ((key: string) => VisitCounts) | undefined;
 }
 
 export class BreakdownQuery {
@@ -97,7 +103,15 @@ export class BreakdownQuery {
     }
     const visitors = args.visitors && page === SITE_TOTAL_PAGE && this.limits.dimensionVisitors.has(args.dimension);
     return {
-      request: { site, page, dimension: args.dimension, from: days.utcFrom, to: days.utcTo, visitors },
+      request: {
+        site,
+        page,
+        dimension: args.dimension,
+        from: days.utcFrom,
+        to: days.utcTo,
+        visitors,
+        ...(args.visits === true && page === SITE_TOTAL_PAGE ? { visits: true } : {}),
+      },
       first,
       after,
     };
@@ -119,12 +133,13 @@ export class BreakdownQuery {
       if (!after || compareBreakdownRows(row, after) > 0) following.push(row);
     }
     const rows = firstRanked(following, first + 1);
-    const { visitorsOf } = totals;
+    const { visitorsOf, visitsOf } = totals;
     const page = rows.map(({ key, value, hits }, i) => ({
       value,
       hits,
       // Merged only for the page returned (and the extra row is never shown).
       visitors: visitorsOf && i < first ? visitorsOf(key) : null,
+      visits: visitsOf && i < first ? visitsOf(key) : null,
     }));
     return {
       ...connection(page, first, encodeBreakdownCursor),

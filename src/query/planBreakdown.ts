@@ -22,7 +22,11 @@ export function planBreakdown(request: BreakdownRequest): BreakdownPlan {
   // parseBreakdownRequest widens every span to UTC days.
   if (pieces === undefined) throw new RangeError('a breakdown span must be whole UTC days');
   const all = new Map([[request.dimension, 'all' as const]]);
-  const extra: ExtraFields = { dimensions: all, ...(request.visitors ? { dimensionVisitors: all } : {}) };
+  const extra: ExtraFields = {
+    dimensions: all,
+    ...(request.visitors ? { dimensionVisitors: all } : {}),
+    ...(request.visits === true ? { dimensionVisits: all } : {}),
+  };
   const docs = new DocumentNeeds();
   for (const piece of pieces) docs.add(PERIOD_SOURCE[piece.level], piece.start, extra);
   return { reads: docs.reads(request.site, request.page), hours: docs.hours, pieces };

@@ -8,6 +8,9 @@ import { addPackedCounters } from '../domain/dimensions/packedCounters';
 import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../domain/visitors/VisitorSketch';
 import type { PackedSketch, StoredSketch } from '../store/statsExtras';
+import type { StoredVisitCounts } from '../store/visitCounters';
+import { addStoredVisits, NO_VISITS } from './visitCounts';
+import type { VisitCounts } from './visitCounts';
 import type { BreakdownRequest, BreakdownTotals } from './Breakdown';
 import type { DocumentLookup } from './DocumentLookup';
 import type { BreakdownPlan } from './planBreakdown';
@@ -20,6 +23,8 @@ export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, loo
     readonly fields: Readonly<Record<string, StoredSketch>> | undefined;
     readonly packed: Readonly<Record<string, PackedSketch>> | undefined;
   }> = [];
+  // Per document read, its per-value visit counters (site documents, issue 29).
+  const visitCounters: Array<Readonly<Record<string, StoredVisitCounts>>> = [];
   for (const piece of plan.pieces) {
     const doc = documentOf(lookup, piece);
     const counters = doc?.d?.[request.dimension];
@@ -34,14 +39,21 @@ export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, loo
     const fields = doc?.dv?.[request.dimension];
     const packed = doc?.dvz?.[request.dimension];
     if (fields || packed) sketches.push({ fields, packed });
+    const visits = doc?.dx?.[request.dimension];
+    if (visits) visitCounters.push(visits);
   }
-  if (!request.visitors) return { request, hits };
+  const visitsOf =
+    request.visits === true
+      ? (key: string): VisitCounts =>
+          visitCounters.reduce((sum, byKey) => addStoredVisits(sum, byKey[key], true), NO_VISITS)
+      : undefined;
+  if (!request.visitors) return { request, hits, visitsOf };
   const visitorsOf = (key: string): number => {
     const sketch = VisitorSketch.empty(VISITOR_PRECISION.minute);
     for (const { fields, packed } of sketches) mergeStored(sketch, fields?.[key], packed?.[key]);
     return Math.round(sketch.estimate());
   };
-  return { request, hits, visitorsOf };
+  return { request, hits, visitorsOf, visitsOf };
 }
 
 /** Counters are numbers; a Long from a huge counter still reads sanely. */

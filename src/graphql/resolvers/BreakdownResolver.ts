@@ -1,7 +1,7 @@
 /**
  * breakdown: parse, load the dimension's totals through the request's DataLoader (in the same finds as the request's
  * series and other breakdowns), rank and page them, map. Per-value sketches are read only when the query selects
- * `visitors`.
+ * `visitors`, per-value visit counters only when it selects a visit figure (site totals keep them).
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
@@ -11,6 +11,13 @@ import { BreakdownConnectionType } from '../types/BreakdownConnectionType';
 import { DimensionEnum } from '../types/DimensionEnum';
 import { TimeRangeInput } from '../types/TimeRangeInput';
 import { toConnection } from './EventResolver';
+
+/** Where a breakdown selection shows visit figures. */
+const VISIT_FIGURE_PATHS = ['visits', 'bounceRate', 'visitDuration', 'viewsPerVisit'].map((field) => [
+  'edges',
+  'node',
+  field,
+]);
 
 @Resolver()
 export class BreakdownResolver {
@@ -69,17 +76,10 @@ export class BreakdownResolver {
       first,
       after,
       visitors: selectsField(info, [['edges', 'node', 'visitors']]),
+      visits: selectsField(info, VISIT_FIGURE_PATHS),
       now: services.clock(),
     });
     const result = services.breakdown.rank(await loaders.stats.breakdown(parsed.request), parsed);
-    return {
-      dimension,
-      edges: result.edges,
-      pageInfo: result.pageInfo,
-      totalCount: result.totalCount,
-      other: result.other,
-      from: new Date(result.from),
-      to: new Date(result.to),
-    };
+    return { dimension, ...toConnection(result) };
   }
 }

@@ -2,6 +2,7 @@
  * events, properties and conversions (issue 28): parse, load the span's event documents through the request's
  * EventLoader (one find per event collection for every such field of the request), rank or sum, map.
  */
+import { visitFields } from '../toPageStats';
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { BreakdownResult } from '../../query/BreakdownQuery';
 import { SITE_TOTAL_PAGE } from '../../domain/siteTotal';
@@ -94,7 +95,8 @@ export class EventResolver {
 
 export function toConnection(result: BreakdownResult): EventConnectionType {
   return {
-    edges: result.edges,
+    // Visit figures are kept per dimension value of the site's visits only (breakdown without `event`).
+    edges: result.edges.map((edge) => ({ ...edge, node: { ...edge.node, ...visitFields(edge.node.visits) } })),
     pageInfo: result.pageInfo,
     totalCount: result.totalCount,
     other: result.other,

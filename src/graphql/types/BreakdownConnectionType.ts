@@ -2,10 +2,11 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { DimensionEnum } from './DimensionEnum';
+import { VisitFiguresFields } from './VisitFiguresFields';
 import { ImpressionPageInfoType } from './ImpressionPageInfoType';
 
 @ObjectType('BreakdownValue', { description: 'One value of a dimension and its hits over the counted span.' })
-export class BreakdownValueType {
+export class BreakdownValueType extends VisitFiguresFields {
   @Field({ description: 'The value, e.g. "Google", "mobile", "DE", or a marker such as "(direct)".' })
   value!: string;
 

@@ -1,0 +1,343 @@
+/**
+ * Issue 29's promise on the built server as a person runs it (its own embedded database in a data directory):
+ * visits from each source — the mutations (with a keyed retry and a SIGKILL between two halves of the traffic), the
+ * beacon and `tally import` — read back from GraphQL (siteStats and pageStats per day and over the whole range,
+ * entry and exit pages, a breakdown by source) and compared with an independent sessionisation of the same input
+ * (test/support/sessionise.ts). Afterwards no visitor id, address or User-Agent is in the session collection.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { seededRandom } from '../../bench/shared/random';
+import { timeLocal } from '../../bench/shared/accessLogs';
+import { startCliChild } from '../support/builtCli';
+import { embeddedDatabaseUri } from '../support/embeddedDatabaseUri';
+import { httpGraphql } from '../support/httpGraphql';
+import type { HttpGraphqlReply } from '../support/httpGraphql';
+import { sessionise } from '../support/sessionise';
+import type { OracleCounts, OracleHit } from '../support/sessionise';
+import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
+import type { ServerProcess } from '../support/serverProcess';
+import { ALLOWED_ORIGIN, bearer, KEYS_JSON, SECRETS, SITE_KEY } from '../support/testKeys';
+
+const DAY = 86_400_000;
+const MINUTE = 60_000;
+const TIMEOUT = 30 * MINUTE;
+/** Seven UTC days, Monday 2 to Sunday 8 November 2026 (inside the clock skew the mutations accept: the past). */
+const FROM = Date.UTC(2026, 10, 2);
+const DAYS = 7;
+const iso = (t: number): string => new Date(t).toISOString();
+const RANGE = { from: iso(FROM), to: iso(FROM + DAYS * DAY) };
+const PAGES = ['/', '/pricing', '/docs/start', '/blog/visits'];
+
+let dataDir: string;
+let server: ServerProcess;
+let base: string;
+
+function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<HttpGraphqlReply<T>> {
+  return httpGraphql<T>(`${base}/graphql`, query, variables, bearer(SECRETS.ops));
+}
+
+function start(): ServerProcess {
+  return startServer({
+    TALLY_DATA_DIR: dataDir,
+    TALLY_KEYS_FILE: path.join(dataDir, 'keys.json'),
+    FLUSH_WINDOW_MS: '200',
+    TRUST_PROXY: 'true',
+  });
+}
+
+/**
+ * People reading a few pages in a sitting, one to three sittings a day, with gaps inside a sitting under the
+ * timeout and between sittings over it (and one gap of exactly the timeout: a new visit).
+ */
+function traffic(site: string, seed: number): OracleHit[] {
+  const random = seededRandom(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const hits: OracleHit[] = [];
+  for (let day = 0; day < DAYS; day += 1) {
+    for (let person = 0; person < 12; person += 1) {
+      const sittings = Math.floor(random() * 3);
+      let at = FROM + day * DAY + Math.floor(random() * 4 * 60) * MINUTE;
+      for (let sitting = 0; sitting < sittings; sitting += 1) {
+        const views = 1 + Math.floor(random() * 4);
+        for (let view = 0; view < views; view += 1) {
+          hits.push({ site, page: pick(PAGES), at, visitor: `person-${person}` });
+          at += Math.floor(random() * 20 * MINUTE) + 1_000;
+        }
+        at += sitting === 0 && person === 0 ? TIMEOUT : TIMEOUT + Math.floor(random() * 5 * 60) * MINUTE;
+      }
+    }
+  }
+  return hits.filter((hit) => hit.at < FROM + DAYS * DAY).sort((a, b) => a.at - b.at);
+}
+
+interface Figures {
+  visits: number | null;
+  bounceRate: number | null;
+  visitDuration: number | null;
+  viewsPerVisit: number | null;
+}
+
+/** What the API must say for counters `c`: a site's figures over its visits, a page's over the visits entered there. */
+function figures(c: OracleCounts | undefined, site: boolean): Figures {
+  const counts = c ?? { visits: 0, bounces: 0, seconds: 0, pageviews: 0, entries: 0, exits: 0 };
+  const entered = site ? counts.visits : counts.entries;
+  return entered === 0
+    ? { visits: counts.visits, bounceRate: null, visitDuration: null, viewsPerVisit: null }
+    : {
+        visits: counts.visits,
+        bounceRate: counts.bounces / entered,
+        visitDuration: counts.seconds / entered,
+        viewsPerVisit: counts.pageviews / entered,
+      };
+}
+
+const FIELDS = 'visits bounceRate visitDuration viewsPerVisit';
+
+async function expectVisits(site: string, hits: readonly OracleHit[]): Promise<void> {
+  const whole = sessionise(hits, TIMEOUT);
+  const reply = await graphql<{
+    siteStats: Figures & { points: Array<Figures & { t: string }> };
+    [page: string]: unknown;
+  }>(
+    `query ($site: String!, $range: TimeRangeInput!) {
+      siteStats(site: $site, range: $range, granularity: DAY) { ${FIELDS} points { t ${FIELDS} } }
+      ${PAGES.map((page, i) => `p${i}: pageStats(site: $site, page: "${page}", range: $range, granularity: DAY) { ${FIELDS} }`).join('\n')}
+      entries: topPages(site: $site, range: $range, by: ENTRIES, first: 10) { edges { node { page hits } } }
+      exits: topPages(site: $site, range: $range, by: EXITS, first: 10) { edges { node { page hits } } }
+    }`,
+    { site, range: RANGE },
+  );
+  expect(reply.body.errors).toBeUndefined();
+  const data = reply.body.data as Record<string, unknown> & {
+    siteStats: Figures & { points: Array<Figures & { t: string }> };
+  };
+  const { points, ...range } = data.siteStats;
+  expect(range).toEqual(closeTo(figures(whole.get(''), true)));
+  // Per day: the visits that started that day (a visit belongs to its first hit's day).
+  for (const point of points) {
+    const start = Date.parse(point.t);
+    const started = new Set(
+      [...visitStarts(hits)].filter(([, at]) => at >= start && at < start + DAY).map(([key]) => key),
+    );
+    const day = sessionise(
+      hits.filter((hit) => started.has(visitKeyOf(hits, hit))),
+      TIMEOUT,
+    );
+    const { t: _t, ...shown } = point;
+    expect({ day: point.t, ...shown }).toEqual({ day: point.t, ...closeTo(figures(day.get(''), true)) });
+  }
+  PAGES.forEach((page, i) => {
+    expect({ page, ...(data[`p${i}`] as Figures) }).toEqual({ page, ...closeTo(figures(whole.get(page), false)) });
+  });
+  for (const [by, field] of [
+    ['entries', 'entries'],
+    ['exits', 'exits'],
+  ] as const) {
+    const shown = (data[by] as { edges: Array<{ node: { page: string; hits: number } }> }).edges.map((e) => e.node);
+    const want = PAGES.map((page) => ({ page, hits: whole.get(page)?.[field] ?? 0 }))
+      .filter((row) => row.hits > 0)
+      .sort((a, b) => b.hits - a.hits || (a.page < b.page ? -1 : 1));
+    expect({ by, shown }).toEqual({ by, shown: want });
+  }
+}
+
+/** Rates as the API computes them: the same division, compared to 9 digits. */
+function closeTo(expected: Figures): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(expected)) {
+    out[key] = typeof value === 'number' && !Number.isInteger(value) ? expect.closeTo(value, 9) : value;
+  }
+  return out;
+}
+
+/** Each visit (by its first hit's key) and its start. */
+function visitStarts(hits: readonly OracleHit[]): Map<string, number> {
+  const starts = new Map<string, number>();
+  for (const hit of hits) {
+    const key = visitKeyOf(hits, hit);
+    if (!starts.has(key)) starts.set(key, hit.at);
+  }
+  return starts;
+}
+
+/** The visit a hit belongs to: its visitor and the start of its run of hits with gaps under the timeout. */
+function visitKeyOf(hits: readonly OracleHit[], hit: OracleHit): string {
+  const own = hits.filter((h) => h.site === hit.site && h.visitor === hit.visitor).sort((a, b) => a.at - b.at);
+  let start = (own[0] as OracleHit).at;
+  for (let i = 1; i < own.length && (own[i] as OracleHit).at <= hit.at; i += 1) {
+    if ((own[i] as OracleHit).at - (own[i - 1] as OracleHit).at >= TIMEOUT) start = (own[i] as OracleHit).at;
+  }
+  return `${hit.visitor}@${start}`;
+}
+
+async function recordHits(hits: readonly OracleHit[], idempotencyKey?: string): Promise<void> {
+  const reply = await graphql<{ recordHits: { accepted: number } }>(
+    `
+      mutation ($hits: [HitInput!]!, $key: String) {
+        recordHits(hits: $hits, idempotencyKey: $key) {
+          accepted
+        }
+      }
+    `,
+    {
+      hits: hits.map((hit) => ({ site: hit.site, page: hit.page, at: iso(hit.at), visitor: hit.visitor })),
+      key: idempotencyKey,
+    },
+  );
+  expect(reply.body).toEqual({ data: { recordHits: { accepted: hits.length } } });
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  dataDir = temporaryDataDir('visits');
+  fs.writeFileSync(path.join(dataDir, 'keys.json'), KEYS_JSON);
+  server = start();
+  base = await waitUntilServing(server);
+}, 120_000);
+
+afterAll(async () => {
+  if (server && server.child.exitCode === null && server.child.signalCode === null) {
+    expect(await stopWith(server, 'SIGTERM')).toBe(0);
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('visits on the built server', () => {
+  it('from the mutations, across a keyed retry and a SIGKILL, equal an independent sessionisation', async () => {
+    const site = 'mutations.example';
+    const hits = traffic(site, 29);
+    const half = Math.floor(hits.length / 2);
+    // In time order, in batches: a visitor's visit continues from batch to batch.
+    for (let i = 0; i < half; i += 40) await recordHits(hits.slice(i, Math.min(i + 40, half)), `first-${i}`);
+    // A retry of an acknowledged request counts nothing again.
+    await recordHits(hits.slice(0, Math.min(40, half)), 'first-0');
+    // Acknowledged hits survive a SIGKILL (the ingest log): the restart writes what the log holds.
+    expect(await stopWith(server, 'SIGKILL')).toBe('SIGKILL');
+    server = start();
+    base = await waitUntilServing(server);
+    for (let i = half; i < hits.length; i += 40) await recordHits(hits.slice(i, i + 40));
+    await eventually(() => expectVisits(site, hits));
+    expect(sessionise(hits, TIMEOUT).get('')?.bounces).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('from `tally import`, equal an independent sessionisation of the log (visitor: address, User-Agent, day)', async () => {
+    const site = 'import.example';
+    const people = Array.from({ length: 8 }, (_, i) => ({
+      ip: `203.0.113.${10 + i}`,
+      ua: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${120 + i}.0.0.0 Safari/537.36`,
+    }));
+    const hits = traffic(site, 7).map((hit) => ({ ...hit, at: hit.at - (hit.at % 1_000) }));
+    const person = (hit: OracleHit) =>
+      people[Number(hit.visitor.slice('person-'.length)) % people.length] as (typeof people)[number];
+    const lines = hits.map(
+      (hit) =>
+        `${person(hit).ip} - - [${timeLocal(hit.at, 0)}] "GET ${hit.page} HTTP/1.1" 200 512 "-" "${person(hit).ua}"`,
+    );
+    const file = path.join(dataDir, 'access.log');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const { code, stderr } = await startCliChild([
+      'import',
+      '--progress',
+      'none',
+      '--json',
+      '--url',
+      `${base}/graphql`,
+      '--api-key',
+      SECRETS.ops,
+      '--site',
+      site,
+      file,
+    ]).done;
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const asImported = hits.map((hit) => ({
+      ...hit,
+      visitor: `${person(hit).ip} ${person(hit).ua} ${iso(hit.at).slice(0, 10)}`,
+    }));
+    await eventually(() => expectVisits(site, asImported));
+  }, 180_000);
+
+  it('from the beacon: two people, one bounce, by source', async () => {
+    const send = (page: string, ua: string, ip: string, referrer?: string) =>
+      fetch(`${base}/api/hit`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'text/plain;charset=UTF-8',
+          origin: ALLOWED_ORIGIN,
+          'user-agent': ua,
+          'x-forwarded-for': ip,
+        },
+        body: JSON.stringify({ key: SITE_KEY, site: 'a.example', page, ...(referrer ? { referrer } : {}) }),
+      });
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';
+    const safari =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+    expect((await send('/', firefox, '198.51.100.7', 'https://www.google.com/')).status).toBe(204);
+    expect((await send('/pricing', firefox, '198.51.100.7')).status).toBe(204);
+    expect((await send('/', safari, '198.51.100.8')).status).toBe(204);
+    const today = Date.now() - (Date.now() % DAY);
+    const range = { from: iso(today), to: iso(today + DAY) };
+    await eventually(async () => {
+      const reply = await graphql<{
+        siteStats: Figures;
+        breakdown: { edges: Array<{ node: Figures & { value: string } }> };
+      }>(
+        `
+          query ($range: TimeRangeInput!) {
+            siteStats(site: "a.example", range: $range, granularity: DAY) {
+              visits
+              bounceRate
+              viewsPerVisit
+            }
+            breakdown(site: "a.example", dimension: SOURCE, range: $range, first: 10) {
+              edges {
+                node {
+                  value
+                  visits
+                  bounceRate
+                  viewsPerVisit
+                }
+              }
+            }
+          }
+        `,
+        { range },
+      );
+      expect(reply.body.errors).toBeUndefined();
+      expect(reply.body.data?.siteStats).toEqual({ visits: 2, bounceRate: 0.5, viewsPerVisit: 1.5 });
+      const bySource = Object.fromEntries(
+        (reply.body.data?.breakdown.edges ?? []).map(({ node }) => [node.value, node]),
+      );
+      expect(bySource.Google).toMatchObject({ visits: 1, bounceRate: 0, viewsPerVisit: 2 });
+      expect(bySource['(direct)']).toMatchObject({ visits: 1, bounceRate: 1, viewsPerVisit: 1 });
+    });
+  }, 120_000);
+
+  it('keeps no visitor id, address or User-Agent in the sessions', async () => {
+    const client = new MongoClient(embeddedDatabaseUri(server));
+    try {
+      const text = JSON.stringify(await client.db('tally').collection('visits.sessions').find().toArray());
+      expect(text.length).toBeGreaterThan(100);
+      for (const secret of ['person-', '203.0.113.', '198.51.100.', 'Mozilla', 'mutations.example']) {
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** Retries `check` until it passes or 20 s pass: hits show once their window is written. */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
