@@ -164,7 +164,9 @@ describe('the top-line figures', () => {
     );
     expect(line.figures.map((f) => f.change.text)).toEqual(['—', '—', '—', '—', '—', '—']);
     expect(line.figures[2]?.change.title).toBe('nothing in the previous period (7 Nov – 14 Nov UTC) to compare with');
-    expect(line.figures[1]?.change.title).toBe('0 in the previous period (7 Nov – 14 Nov UTC): nothing to compare with');
+    expect(line.figures[1]?.change.title).toBe(
+      '0 in the previous period (7 Nov – 14 Nov UTC): nothing to compare with',
+    );
     expect(line.figures[3]?.change.title).toBe('no visits known for the previous period');
   });
 
@@ -187,7 +189,9 @@ describe('the top-line figures', () => {
       '42 % bounce rate ▲ 2 pp',
       '2m 05s visit duration ▼ 17 %',
     ]);
-    expect(line.notes[1]).toBe('Hits include live updates; visitors and the visit figures are as read at 15:04:10 UTC.');
+    expect(line.notes[1]).toBe(
+      'Hits include live updates; visitors and the visit figures are as read at 15:04:10 UTC.',
+    );
   });
 
   it('writes one hit, one visitor and one visit in the singular', () => {
