@@ -21,7 +21,7 @@ import type { TestApp } from '../support/startTestApp';
 import { SECRETS, bearer } from '../support/testKeys';
 import { waitFor } from '../support/waitFor';
 import { DASHBOARD_SITE, SEED, current, previous, recount, seedHits, total, valueOf } from './dashboardSeed';
-import type { PanelDimension, Recount } from './dashboardSeed';
+import type { PanelDimension } from './dashboardSeed';
 
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'browser');
 const SITE_KEY = 'pk_browser_test_0123456789';
@@ -76,6 +76,11 @@ async function screenshot(
 
 interface CodeMirrorHost {
   CodeMirror: { getValue(): string; setValue(value: string): void };
+}
+
+/** The page's window, as far as a test reads computed colours (the tests are typed without the DOM library). */
+interface StyleHost {
+  getComputedStyle(element: unknown): { color: string };
 }
 
 /** Sets a GraphiQL (CodeMirror 5) editor's text; typing would fight its bracket auto-closing. */
@@ -231,6 +236,16 @@ const PANEL_ALIASES: ReadonlyArray<[string, PanelDimension]> = [
 async function figures(page: Page): Promise<string[]> {
   return (await page.locator('#figures .figure').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
 }
+
+/** The figures of a minute chart of hits without visitor ids. */
+const MINUTE_CHART_FIGURES = (hits: number): string[] => [
+  '0 visitors —',
+  '— visits —',
+  `${hits} hits —`,
+  '— views per visit —',
+  '— bounce rate —',
+  '— visit duration —',
+];
 
 /** The series table's rows: name, hits, visitors. */
 async function tableRows(page: Page, rows = 'tr'): Promise<string[][]> {
@@ -420,8 +435,9 @@ describeInChromium('the dashboard', () => {
     expect(await page.locator('#chart canvas').count()).toBe(1);
     // Time, the site's hits and visitors, two pages.
     expect(await page.locator('#chart .u-legend .u-series').count()).toBe(5);
-    // No visitor ids were sent: no visitors, no ratio; nothing in the hour before to compare with.
-    expect(await figures(page)).toEqual(['0 visitors —', '6 hits —', '— hits per visitor —']);
+    // No visitor ids were sent: no visitors; visits are counted per hour, so a minute chart has none; nothing in the
+    // hour before to compare with.
+    expect(await figures(page)).toEqual(MINUTE_CHART_FIGURES(6));
 
     await app.graphqlAs(
       OPS,
@@ -430,7 +446,7 @@ describeInChromium('the dashboard', () => {
     await page.locator('#totals tbody tr.site td.total', { hasText: /^11$/ }).waitFor(WAIT);
     expect(await totals()).toEqual(['11', '4', '7']);
     // The hits figure follows live updates too, and the small print says the others are as read.
-    expect(await figures(page)).toEqual(['0 visitors —', '11 hits —', '— hits per visitor —']);
+    expect(await figures(page)).toEqual(MINUTE_CHART_FIGURES(11));
     expect(await page.locator('#figure-notes').innerText()).toContain('Hits include live updates');
     await screenshot(page, 'dashboard-live', { clip: { x: 0, y: 0, width: 1200, height: 600 } });
 
@@ -467,13 +483,20 @@ describeInChromium('the dashboard', () => {
       const percent = Math.round(((a - b) / b) * 100);
       return `${percent > 0 ? '▲' : '▼'} ${Math.abs(percent)} %`;
     };
-    const perVisitor = (r: Recount): number => r.hits / r.visitors;
-    expect(await figures(page)).toEqual([
+    expect((await figures(page)).filter((_, i) => i === 0 || i === 2)).toEqual([
       `${now.visitors} visitors ${change(now.visitors, before.visitors)}`,
       `${now.hits} hits ${change(now.hits, before.hits)}`,
-      `${perVisitor(now).toFixed(2)} hits per visitor ${change(perVisitor(now), perVisitor(before))}`,
     ]);
-    expect(await figures(page)).toEqual(['7 visitors ▲ 75 %', '17 hits ▲ 70 %', '2.43 hits per visitor ▼ 3 %']);
+    // Each seed row is one instant: a visit, except alice's two rows of today, one visit of three pageviews. Now 8
+    // visits of 17 pageviews, 3 of them one pageview (bob's, dave's, frank's); before 4 of 10, 1 (ivan's).
+    expect(await figures(page)).toEqual([
+      '7 visitors ▲ 75 %',
+      '8 visits ▲ 100 %',
+      '17 hits ▲ 70 %',
+      '2.13 views per visit ▼ 15 %',
+      '38 % bounce rate ▲ 13 pp',
+      '0s visit duration —',
+    ]);
 
     // The series table: the whole site, then the top pages, each with hits and visitors.
     const byPage = recount(SEED.filter(current), (row) => row.page);
@@ -550,6 +573,68 @@ describeInChromium('the dashboard', () => {
     }
   });
 
+  it('shows the visit figures of a known pattern of visits, each against the previous period', async () => {
+    const at = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
+    const MINUTE = 60_000;
+    const DAY = 86_400_000;
+    const { body } = await app.graphqlAs(OPS, 'mutation($hits: [HitInput!]!) { recordHits(hits: $hits) { total } }', {
+      hits: [
+        // The period before (the 8 UTC days before the last 8): carol views two pages a minute apart.
+        { site: 'visits.test', page: '/', visitor: 'carol', at: at(10 * DAY + 2 * MINUTE) },
+        { site: 'visits.test', page: '/pricing', visitor: 'carol', at: at(10 * DAY + MINUTE) },
+        // Now: alice views two pages 2 minutes apart; bob views one page and leaves (a bounce).
+        { site: 'visits.test', page: '/', visitor: 'alice', at: at(5 * MINUTE) },
+        { site: 'visits.test', page: '/', visitor: 'bob', at: at(4 * MINUTE) },
+        { site: 'visits.test', page: '/docs', visitor: 'alice', at: at(3 * MINUTE) },
+      ],
+    });
+    expect(body.errors).toBeUndefined();
+    const page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${app.url}/dashboard?site=visits.test&range=7d&granularity=DAY`);
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    // 2 visits of 3 pageviews, one a bounce, lasting 2 minutes and 0: against 1 visit of 2 pageviews lasting 1 minute.
+    expect(await figures(page)).toEqual([
+      '2 visitors ▲ 100 %',
+      '2 visits ▲ 100 %',
+      '3 hits ▲ 50 %',
+      '1.5 views per visit ▼ 25 %',
+      '50 % bounce rate ▲ 50 pp',
+      '1m 00s visit duration ± 0 %',
+    ]);
+    // A bounce rate going up is shown as bad news.
+    const color = async (figure: string): Promise<string> =>
+      page
+        .locator(`#figures .figure[data-figure="${figure}"] .change`)
+        .evaluate((e) => (globalThis as unknown as StyleHost).getComputedStyle(e).color);
+    expect(await color('bounceRate')).toBe('rgb(180, 35, 24)');
+    expect(await color('visits')).toBe('rgb(21, 128, 61)');
+    expect(await page.locator('#figures .figure[data-figure="visitDuration"] .change').getAttribute('title')).toMatch(
+      /^against 1m 00s in the previous period, /,
+    );
+    await page.mouse.move(0, 0);
+    // docs/dashboard-visits.png is a copy of this one.
+    await screenshot(page, 'dashboard-visits', { clip: { x: 0, y: 0, width: 1280, height: 640 } });
+
+    // Over the last hour (a minute chart) visits are not counted: shown as unknown, with the reason.
+    await page.locator('select[name="range"]').selectOption('1h');
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    await page.locator('#figures .figure[data-figure="visits"] .value', { hasText: /^—$/ }).waitFor(WAIT);
+    expect((await figures(page)).slice(1)).toEqual([
+      '— visits —',
+      '3 hits —',
+      '— views per visit —',
+      '— bounce rate —',
+      '— visit duration —',
+    ]);
+    expect(await page.locator('#figures .figure[data-figure="bounceRate"]').getAttribute('title')).toMatch(
+      /^not known: visits are counted per hour/,
+    );
+    await page.close();
+  });
+
   it('re-reads the figures and panels once a minute, for hits the live updates do not carry', async () => {
     const record = async (page: string, referrer?: string): Promise<void> => {
       const { body } = await app.graphqlAs(OPS, 'mutation($hits: [HitInput!]!) { recordHits(hits: $hits) { total } }', {
@@ -565,7 +650,14 @@ describeInChromium('the dashboard', () => {
     await page.locator('input[name="key"]').fill(SECRETS.dashboard);
     await page.getByRole('button', { name: 'Show' }).click();
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
-    expect(await figures(page)).toEqual(['1 visitor —', '1 hit —', '1 hits per visitor —']);
+    expect(await figures(page)).toEqual([
+      '1 visitor —',
+      '1 visit —',
+      '1 hit —',
+      '1 views per visit —',
+      '100 % bounce rate —',
+      '0s visit duration —',
+    ]);
     expect(await panelRows(page, 'sources')).toEqual([['(direct)', '1', '—']]);
 
     // A hit on a page the chart does not show: no subscription carries it, the minute's re-read does.
@@ -576,7 +668,14 @@ describeInChromium('the dashboard', () => {
       ['(direct)', '1', '—'],
       ['Bing', '1', '—'],
     ]);
-    expect(await figures(page)).toEqual(['2 visitors —', '2 hits —', '1 hits per visitor —']);
+    expect(await figures(page)).toEqual([
+      '2 visitors —',
+      '2 visits —',
+      '2 hits —',
+      '1 views per visit —',
+      '100 % bounce rate —',
+      '0s visit duration —',
+    ]);
     await page.close();
   });
 

@@ -2,7 +2,7 @@
  * The hit pipeline of one tally process (openHitPipeline: group commit, ledger, exactly-once retries) over a
  * fault-injecting wrapper of a real database, with a clock the test moves: what the exactly-once tests drive.
  * Settings are the production defaults (loadConfig's: INGEST_FLUSH_CONCURRENCY as the write policy caps it, site
- * totals and second-level counters on); only the idempotency lease, wait and poll are test-sized.
+ * totals and second-level counters on); only the idempotency lease, wait and poll are test-sized, and visits are off.
  */
 import { loadConfig } from '../../src/config/loadConfig';
 import type { HitIngest } from '../../src/ingest/HitIngest';
@@ -56,6 +56,9 @@ export async function exactlyOnceStack(
   const settings = {
     ...defaults,
     idempotency: { ...defaults.idempotency, leaseMs: LEASE_MS, waitMs: options.waitMs ?? 0 },
+    // The hit counters' oracle (storedCounters) has no visits; theirs is test/integration/visits.test.ts and
+    // test/process/visits.test.ts (keyed retries, torn windows, replays, SIGKILL), against a sessionisation.
+    visits: { ...defaults.visits, enabled: false },
   };
   const pipeline = await openHitPipeline(faultyDatabase(database, faults), settings, {
     clock: () => clock.now,
