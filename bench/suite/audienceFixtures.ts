@@ -74,13 +74,21 @@ export interface AudienceDataSet {
   readonly truth: Record<string, AudienceTruth>;
 }
 
-export async function loadAudienceData(
-  db: Db,
-  settings: { readonly hits: number; readonly pages: number; readonly now: number },
-): Promise<AudienceDataSet> {
+/** What a stored data set holds: `hits` over the days before `now`'s UTC day, on `pages` pages. */
+export interface StoredTraffic {
+  readonly hits: number;
+  readonly pages: number;
+  readonly now: number;
+}
+
+/** UTC midnight `days` days before `now`'s: the first day of a data set ending today. */
+export function firstDayBefore(now: number, days: number): number {
+  return now - (now % DAY_MS) - days * DAY_MS;
+}
+
+export async function loadAudienceData(db: Db, settings: StoredTraffic): Promise<AudienceDataSet> {
   const start = process.hrtime.bigint();
-  const today = settings.now - (settings.now % DAY_MS);
-  const first = today - AUDIENCE_DAYS * DAY_MS;
+  const first = firstDayBefore(settings.now, AUDIENCE_DAYS);
   const dimensions = serverDimensionCounting();
   const sources = loadDimensionSources(undefined);
   const visitorPool = Math.max(100, Math.round(settings.hits / 4));

@@ -32,7 +32,8 @@ import { eventAt, hitEventOf } from '../shared/eventTraffic';
 import { unitAt, zipfCdf, zipfPick } from '../shared/random';
 import { elapsedMs } from '../shared/stats';
 import { pagePath } from '../shared/traffic';
-import { serverDimensionCounting } from './audienceFixtures';
+import { firstDayBefore, serverDimensionCounting } from './audienceFixtures';
+import type { StoredTraffic } from './audienceFixtures';
 import { upsertedDocument } from './counterDocuments';
 
 export const EVENT_SITE = 'events.example';
@@ -96,13 +97,10 @@ export interface EventDataSet {
   };
 }
 
-export async function loadEventData(
-  db: Db,
-  settings: { readonly hits: number; readonly pages: number; readonly now: number },
-): Promise<EventDataSet> {
+export async function loadEventData(db: Db, settings: StoredTraffic): Promise<EventDataSet> {
   const start = process.hrtime.bigint();
-  const today = settings.now - (settings.now % DAY_MS);
-  const first = today - EVENT_DAYS * DAY_MS;
+  const first = firstDayBefore(settings.now, EVENT_DAYS);
+  const today = first + EVENT_DAYS * DAY_MS;
   const pageRollup = new PageRollup({ maxPages: loadConfig({}).dashboards.topPagesRollupPages });
   // One of each per process, as in the server: admission to each document is decided across every batch.
   const dimensions = serverDimensionCounting();

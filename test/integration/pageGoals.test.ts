@@ -10,6 +10,7 @@ import type { SitePageVisitorsReader } from '../../src/query/events/EventQueries
 import { CounterStore } from '../../src/store/CounterStore';
 import { PageRollup } from '../../src/store/PageRollup';
 import { SitePageScan } from '../../src/store/SitePageScan';
+import type { DocumentReads } from '../../src/store/WritePolicy';
 import { writeHits } from '../support/counterFixtures';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
@@ -33,6 +34,11 @@ beforeAll(async () => {
   await scan.ensureIndexes();
 });
 
+/** The scan reading ids as the policy of `reads` does (MongoDB's, tally's FerretDB build's, stock FerretDB's). */
+function scanReading(reads: DocumentReads): SitePageScan {
+  return new SitePageScan({ ...database, policy: { ...database.policy, reads } });
+}
+
 afterAll(async () => {
   await database.dropAndClose();
 });
@@ -55,29 +61,30 @@ function traffic(site: string): Hit[] {
 }
 
 /** The reader, counting how page documents were read; `rollups: false` hides every rollup (all periods scanned). */
-function reader(options: { rollups: boolean }) {
+function reader(options: { rollups: boolean; scan?: SitePageScan }) {
   const calls = { byId: 0, scans: 0 };
+  const pages = options.scan ?? scan;
   const wrapped: SitePageVisitorsReader = {
-    pageRollups: (site, days) => (options.rollups ? scan.pageRollups(site, days) : Promise.resolve(new Map())),
-    forEachPageById: (site, pages, onDocument) => {
-      if (pages.daily.length + pages.monthly.length > 0) calls.byId++;
-      return scan.forEachPageById(site, pages, onDocument);
+    pageRollups: (site, days) => (options.rollups ? pages.pageRollups(site, days) : Promise.resolve(new Map())),
+    forEachPageById: (site, ids, onDocument) => {
+      if (ids.daily.length + ids.monthly.length > 0) calls.byId++;
+      return pages.forEachPageById(site, ids, onDocument);
     },
     forEachPage: (site, dates, fields, onDocument, visitorOptions) => {
       if (dates.length > 0) calls.scans++;
-      return scan.forEachPage(site, dates, fields, onDocument, visitorOptions);
+      return pages.forEachPage(site, dates, fields, onDocument, visitorOptions);
     },
   };
   return { wrapped, calls };
 }
 
-async function conversions(site: string, pages: SitePageVisitorsReader) {
+async function conversions(site: string, pages: SitePageVisitorsReader, span = { from: FROM, to: TO }) {
   const queries = new EventQueries(
     new BreakdownQuery({ maxPageSize: 100, maxDays: 1_000, dimensionVisitors: new Set() }),
     { maxDays: 1_000 },
     pages,
   );
-  return queries.conversions({ site, page: '', from: FROM, to: TO }, queries.parseGoals(GOALS), {
+  return queries.conversions({ site, page: '', ...span }, queries.parseGoals(GOALS), {
     events: () => Promise.reject(new Error('no event goal was asked for')),
     siteVisitors: () => Promise.resolve(150),
   });
@@ -113,5 +120,39 @@ describe('page goals', () => {
     expect(answer[3]).toMatchObject({ events: 0, visitors: 0 });
     // /blog/* and /blog/** share /blog/a and /blog/d; /blog/** adds /blog/b/c: visitors of the wider goal are more.
     expect(answer[1]?.visitors).toBeGreaterThan(answer[0]?.visitors ?? 0);
+  });
+
+  describe.each<DocumentReads>(['idList', 'exactIds', 'shardKeyRanges'])('reading ids as %s', (reads) => {
+    const site = `goals-${reads}`;
+    beforeAll(async () => {
+      // Every page every day besides: 4 matching pages a day.
+      const everyDay = Array.from({ length: ((TO - FROM) / DAY) * PAGES.length }, (_, i): Hit => {
+        const v = i % 90;
+        return {
+          site,
+          page: PAGES[i % PAGES.length] as string,
+          at: FROM + Math.floor(i / PAGES.length) * DAY + 3_600_000,
+          count: 1,
+          visitor: { hi: v, lo: (v * 2_654_435_761) >>> 0 },
+        };
+      });
+      await writeHits(store, [...traffic(site), ...everyDay], {
+        siteTotals: true,
+        pageRollup: new PageRollup({ maxPages: 10_000 }),
+      });
+    });
+
+    it.each([
+      // 4 matching pages × (3 days + 1 month): 16 documents; × 30 days: 120, past stock FerretDB's 64 exact reads.
+      ['days and a month', { from: FROM, to: TO }, { byId: 1, scans: 0 }],
+      ['30 days', { from: Date.parse('2026-03-01T00:00:00Z'), to: Date.parse('2026-03-31T00:00:00Z') }, undefined],
+    ])('answers %s as a scan does', async (_, span, expectedCalls) => {
+      const used = reader({ rollups: true, scan: scanReading(reads) });
+      const answer = await conversions(site, used.wrapped, span);
+      expect(answer).toEqual(await conversions(site, reader({ rollups: false }).wrapped, span));
+      expect(answer[1]?.events).toBeGreaterThan(0);
+      const scansPast64 = reads === 'exactIds' ? { byId: 1, scans: 1 } : { byId: 1, scans: 0 };
+      expect(used.calls).toEqual(expectedCalls ?? scansPast64);
+    });
   });
 });
