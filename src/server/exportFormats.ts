@@ -2,8 +2,10 @@
  * The export file formats. A series: one row per bucket, columns (in this order) `start` and `end` (ISO-8601 with the
  * time zone's offset, end exclusive), `hits` (empty where retention dropped the bucket's counters), `site`, `page`
  * (empty for site totals), `visitors` (the bucket's distinct visitors; empty where the bucket is not a union of stored
- * sketch periods, see SeriesPoint.visitors). A
- * breakdown: one row per value, `value`, `hits`, `visitors` (empty where per-value sketches are not kept), ranked as
+ * sketch periods, see SeriesPoint.visitors), then the visit figures `visits`, `bounceRate`, `visitDuration`,
+ * `viewsPerVisit` (issue 29; empty where visit counters do not answer the bucket, as in the API). A
+ * breakdown: one row per value, `value`, `hits`, `visitors` (empty where per-value sketches are not kept), and the
+ * four visit figures (site totals; empty elsewhere), ranked as
  * the breakdown query ranks, then one `(other)` row when the writers counted values under it, so the rows add up to
  * the span's hits. CSV is RFC 4180 with CRLF line ends and a UTF-8 byte order mark, so spreadsheets read non-ASCII
  * text right; a text cell that a spreadsheet would run as a formula (leading = + - @) gets a leading apostrophe.
@@ -13,13 +15,16 @@
 import type { BreakdownRow } from '../query/BreakdownQuery';
 import type { Conversion } from '../query/events/EventQueries';
 import type { Series } from '../query/Series';
+import { visitFigures } from '../query/visitCounts';
+import type { VisitCounts, VisitFigures } from '../query/visitCounts';
 import { formatWithOffset } from '../time/formatWithOffset';
 import { UTC_ZONE } from '../time/zoneOffset';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
-export const EXPORT_COLUMNS = ['start', 'end', 'hits', 'site', 'page', 'visitors'] as const;
-export const BREAKDOWN_COLUMNS = ['value', 'hits', 'visitors'] as const;
+const VISIT_COLUMNS = ['visits', 'bounceRate', 'visitDuration', 'viewsPerVisit'] as const;
+export const EXPORT_COLUMNS = ['start', 'end', 'hits', 'site', 'page', 'visitors', ...VISIT_COLUMNS] as const;
+export const BREAKDOWN_COLUMNS = ['value', 'hits', 'visitors', ...VISIT_COLUMNS] as const;
 export const CONVERSION_COLUMNS = ['goal', 'events', 'visitors', 'conversionRate', 'revenue'] as const;
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -39,21 +44,23 @@ export function exportRows(format: ExportFormat, series: Series): string {
     const start = formatWithOffset(zone, point.t);
     const end = formatWithOffset(zone, series.points[i + 1]?.t ?? series.to);
     const visitors = point.visitors ?? null;
+    const visits = visitFiguresOf(point.visits);
     out +=
       format === 'csv'
-        ? `${start},${end},${point.hits ?? ''},${csvCell(site)},${csvCell(page)},${visitors ?? ''}\r\n`
-        : `${JSON.stringify({ start, end, hits: point.hits, site, page, visitors })}\n`;
+        ? `${start},${end},${point.hits ?? ''},${csvCell(site)},${csvCell(page)},${visitors ?? ''},${visitCells(visits)}\r\n`
+        : `${JSON.stringify({ start, end, hits: point.hits, site, page, visitors, ...visits })}\n`;
   });
   return out;
 }
 
 export function breakdownRows(format: ExportFormat, rows: readonly BreakdownRow[]): string {
   let out = '';
-  for (const { value, hits, visitors } of rows) {
+  for (const { value, hits, visitors, visits: counts } of rows) {
+    const visits = visitFiguresOf(counts);
     out +=
       format === 'csv'
-        ? `${csvCell(value)},${hits},${visitors ?? ''}\r\n`
-        : `${JSON.stringify({ value, hits, visitors })}\n`;
+        ? `${csvCell(value)},${hits},${visitors ?? ''},${visitCells(visits)}\r\n`
+        : `${JSON.stringify({ value, hits, visitors, ...visits })}\n`;
   }
   return out;
 }
@@ -73,4 +80,16 @@ export function conversionRows(format: ExportFormat, rows: readonly Conversion[]
 function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+type NullableFigures = { readonly [K in keyof VisitFigures]: VisitFigures[K] | null };
+
+const NO_VISIT_FIGURES: NullableFigures = { visits: null, bounceRate: null, visitDuration: null, viewsPerVisit: null };
+
+function visitFiguresOf(counts: VisitCounts | null | undefined): NullableFigures {
+  return counts === null || counts === undefined ? NO_VISIT_FIGURES : visitFigures(counts);
+}
+
+function visitCells(figures: NullableFigures): string {
+  return VISIT_COLUMNS.map((column) => figures[column] ?? '').join(',');
 }

@@ -144,6 +144,7 @@ async function exportBreakdown(
     to: dateTime(query, 'to'),
     timeZone: single(query, 'timeZone', false),
     visitors: true,
+    visits: true,
     now: options.clock(),
   });
   await options.authorize?.(request, parsed.request.site);
@@ -288,6 +289,7 @@ function parseExportRequest(query: Record<string, unknown>, limits: SeriesLimits
       to: dateTime(query, 'to'),
       timeZone: single(query, 'timeZone', false),
       visitors: true,
+      visits: true,
     },
     limits,
     now,

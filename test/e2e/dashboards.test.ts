@@ -229,7 +229,9 @@ describe('GET /export', () => {
       expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="tally-dash\.example-\w+\.csv"$/);
       // fetch's text() drops a byte order mark: decode the bytes ourselves to see it.
       const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await csv.arrayBuffer());
-      expect(text.startsWith('\uFEFFstart,end,hits,site,page,visitors\r\n')).toBe(true);
+      expect(
+        text.startsWith('\uFEFFstart,end,hits,site,page,visitors,visits,bounceRate,visitDuration,viewsPerVisit\r\n'),
+      ).toBe(true);
       const lines = text.slice(1).split('\r\n');
       expect(lines.pop()).toBe('');
       const rows = lines.slice(1).map((line) => {

@@ -474,8 +474,8 @@ describe('export', () => {
     expect(response.status).toBe(200);
     // fetch's text() drops the byte order mark.
     const [header, ...rows] = (await response.text()).split('\r\n').filter((line) => line !== '');
-    expect(header).toBe('start,end,hits,site,page,visitors');
-    expect(rows.map((row) => row.split(',').at(-1))).toEqual(['', '']);
+    expect(header).toBe('start,end,hits,site,page,visitors,visits,bounceRate,visitDuration,viewsPerVisit');
+    expect(rows.map((row) => row.split(',')[5])).toEqual(['', '']);
     const utc = await get({ page: '/a', from: WEEK.from, to: WEEK.to, granularity: 'DAY', format: 'ndjson' });
     const lines = (await utc.text())
       .trim()
@@ -496,7 +496,7 @@ describe('export', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="tally-${SITE}-device.csv"`);
     const lines = (await response.text()).split('\r\n');
-    expect(lines[0]).toBe('value,hits,visitors');
+    expect(lines[0]).toBe('value,hits,visitors,visits,bounceRate,visitDuration,viewsPerVisit');
     expect(
       lines
         .slice(1, -1)

@@ -413,7 +413,7 @@ describe('visitors sent through the three mutations, read back over 90 days', ()
     // The byte order mark is part of the file (spreadsheets need it); text() would drop it.
     const file = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await csv.arrayBuffer());
     const [header, ...rows] = file.split('\r\n').filter((line) => line !== '');
-    expect(header).toBe('\uFEFFstart,end,hits,site,page,visitors');
+    expect(header).toBe('\uFEFFstart,end,hits,site,page,visitors,visits,bounceRate,visitDuration,viewsPerVisit');
     const cells = rows.map((row) => row.split(','));
     expect(cells.map((row) => Date.parse(row[0] as string))).toEqual(
       body.data?.site.points.map((p) => Date.parse(p.t)),

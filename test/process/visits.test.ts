@@ -220,6 +220,29 @@ describe('visits on the built server', () => {
     for (let i = half; i < hits.length; i += 40) await recordHits(hits.slice(i, i + 40));
     await eventually(() => expectVisits(site, hits));
     expect(sessionise(hits, TIMEOUT).get('')?.bounces).toBeGreaterThan(0);
+
+    // GET /export carries the same figures per bucket.
+    const points = await graphql<{ siteStats: { points: Array<Figures & { t: string }> } }>(
+      `query ($site: String!, $range: TimeRangeInput!) {
+        siteStats(site: $site, range: $range, granularity: DAY) { points { t ${FIELDS} } }
+      }`,
+      { site, range: RANGE },
+    );
+    const query = new URLSearchParams({ site, from: RANGE.from, to: RANGE.to, granularity: 'DAY', format: 'ndjson' });
+    const exported = await fetch(`${base}/export?${query}`, { headers: bearer(SECRETS.ops) });
+    expect(exported.status).toBe(200);
+    const rows = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Figures);
+    expect(
+      rows.map(({ visits, bounceRate, visitDuration, viewsPerVisit }) => ({
+        visits,
+        bounceRate,
+        visitDuration,
+        viewsPerVisit,
+      })),
+    ).toEqual(points.body.data?.siteStats.points.map(({ t: _t, ...figures }) => figures));
   }, 180_000);
 
   it('from `tally import`, equal an independent sessionisation of the log (visitor: address, User-Agent, day)', async () => {

@@ -20,10 +20,12 @@ function series(site: string, page: string, timeZone: string): Series {
 
 describe('export formats', () => {
   it('writes CSV with a byte order mark, CRLF and offsets across a DST change, visitors empty where null', () => {
-    expect(exportHeader('csv')).toBe('\uFEFFstart,end,hits,site,page,visitors\r\n');
+    expect(exportHeader('csv')).toBe(
+      '\uFEFFstart,end,hits,site,page,visitors,visits,bounceRate,visitDuration,viewsPerVisit\r\n',
+    );
     expect(exportRows('csv', series('example.com', '/a', 'Europe/Berlin'))).toBe(
-      '2026-03-29T01:00:00+01:00,2026-03-29T03:00:00+02:00,1,example.com,/a,\r\n' +
-        '2026-03-29T03:00:00+02:00,2026-03-29T04:00:00+02:00,2,example.com,/a,2\r\n',
+      '2026-03-29T01:00:00+01:00,2026-03-29T03:00:00+02:00,1,example.com,/a,,,,,\r\n' +
+        '2026-03-29T03:00:00+02:00,2026-03-29T04:00:00+02:00,2,example.com,/a,2,,,,\r\n',
     );
   });
 
@@ -35,7 +37,7 @@ describe('export formats', () => {
       total: null,
       points: [{ t: t0, hits: null }],
     };
-    expect(exportRows('csv', dropped)).toBe('2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,,s,/a,\r\n');
+    expect(exportRows('csv', dropped)).toBe('2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,,s,/a,,,,,\r\n');
     expect(JSON.parse(exportRows('ndjson', dropped))).toMatchObject({ hits: null, visitors: null });
   });
 
@@ -45,7 +47,7 @@ describe('export formats', () => {
     ['/plain', '/plain'],
   ])('quotes the page %j as %s', (page, cell) => {
     expect(exportRows('csv', series('s', page, 'UTC')).split('\r\n')[0]).toBe(
-      `2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,1,s,${cell},`,
+      `2026-03-29T00:00:00+00:00,2026-03-29T01:00:00+00:00,1,s,${cell},,,,,`,
     );
   });
 
@@ -71,6 +73,10 @@ describe('export formats', () => {
       site: 's',
       page: '',
       visitors: null,
+      visits: null,
+      bounceRate: null,
+      visitDuration: null,
+      viewsPerVisit: null,
     });
     expect(lines[1]).toMatchObject({ hits: 2, visitors: 2 });
   });
@@ -78,20 +84,39 @@ describe('export formats', () => {
 
 describe('breakdown export format', () => {
   const rows = [
-    { value: 'Google', hits: 5, visitors: 3 },
+    // Visit counters: 4 visits, 1 bounce, 360 s, 10 pageviews.
+    {
+      value: 'Google',
+      hits: 5,
+      visitors: 3,
+      visits: { visits: 4, entered: 4, bounces: 1, seconds: 360, pageviews: 10, exits: 0 },
+    },
     { value: '=cmd, "x"', hits: 2, visitors: null },
   ];
 
-  it('writes value, hits and visitors, quoting values and leaving unknown visitors empty', () => {
-    expect(exportHeader('csv', BREAKDOWN_COLUMNS)).toBe('\uFEFFvalue,hits,visitors\r\n');
-    expect(breakdownRows('csv', rows)).toBe(`Google,5,3\r\n"'=cmd, ""x""",2,\r\n`);
+  it('writes value, hits, visitors and visit figures, quoting values and leaving unknown ones empty', () => {
+    expect(exportHeader('csv', BREAKDOWN_COLUMNS)).toBe(
+      '\uFEFFvalue,hits,visitors,visits,bounceRate,visitDuration,viewsPerVisit\r\n',
+    );
+    expect(breakdownRows('csv', rows)).toBe(`Google,5,3,4,0.25,90,2.5\r\n"'=cmd, ""x""",2,,,,,\r\n`);
   });
 
-  it('writes NDJSON objects with null visitors', () => {
+  it('writes NDJSON objects with null visitors and visit figures where unknown', () => {
     const lines = breakdownRows('ndjson', rows)
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as unknown);
-    expect(lines).toEqual(rows);
+    expect(lines).toEqual([
+      { value: 'Google', hits: 5, visitors: 3, visits: 4, bounceRate: 0.25, visitDuration: 90, viewsPerVisit: 2.5 },
+      {
+        value: '=cmd, "x"',
+        hits: 2,
+        visitors: null,
+        visits: null,
+        bounceRate: null,
+        visitDuration: null,
+        viewsPerVisit: null,
+      },
+    ]);
   });
 });
