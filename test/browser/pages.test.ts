@@ -267,6 +267,29 @@ async function panelRows(page: Page, alias: string): Promise<string[][]> {
     );
 }
 
+/** An entry or exit pages panel's rows: page, count. */
+async function visitPageRows(page: Page, alias: 'entries' | 'exits'): Promise<string[][]> {
+  return page
+    .locator(`#panel-${alias} tbody tr`)
+    .evaluateAll((trs) =>
+      trs.map((tr) => [tr.getAttribute('data-value') ?? '', tr.querySelector('td.hits')?.textContent ?? '']),
+    );
+}
+
+/** A breakdown panel's rows with their visit figures: value, hits, visits, bounce rate. */
+async function panelVisitRows(page: Page, alias: string): Promise<string[][]> {
+  return page
+    .locator(`#panel-${alias} tbody tr`)
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.getAttribute('data-value') ?? '',
+        tr.querySelector('td.hits')?.textContent ?? '',
+        tr.querySelector('td.visits')?.textContent ?? '',
+        tr.querySelector('td.rate')?.textContent ?? '',
+      ]),
+    );
+}
+
 /** The chart legend's series names. */
 async function legend(page: Page): Promise<string[]> {
   return page.locator('#chart .u-legend .u-series .u-label').allTextContents();
@@ -618,6 +641,17 @@ describeInChromium('the dashboard', () => {
     // docs/dashboard-visits.png is a copy of this one.
     await screenshot(page, 'dashboard-visits', { clip: { x: 0, y: 0, width: 1280, height: 640 } });
 
+    // Both visits entered on /; alice's left from /docs, bob's from /. Ties are listed by page path.
+    expect(await visitPageRows(page, 'entries')).toEqual([['/', '2']]);
+    expect(await visitPageRows(page, 'exits')).toEqual([
+      ['/', '1'],
+      ['/docs', '1'],
+    ]);
+    // Per source (no referrer: direct), the visits its hits began and how many of them bounced (bob's).
+    expect(await panelVisitRows(page, 'sources')).toEqual([['(direct)', '3', '2', '50 %']]);
+    // docs/dashboard-visits-panels.png is a copy of this one.
+    await screenshot(page, 'dashboard-visits-panels', { fullPage: true });
+
     // Over the last hour (a minute chart) visits are not counted: shown as unknown, with the reason.
     await page.locator('select[name="range"]').selectOption('1h');
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
@@ -632,6 +666,15 @@ describeInChromium('the dashboard', () => {
     expect(await page.locator('#figures .figure[data-figure="bounceRate"]').getAttribute('title')).toMatch(
       /^not known: visits are counted per hour/,
     );
+    // The entry and exit pages count the whole UTC days the hour touches, as the API answers them.
+    expect(await visitPageRows(page, 'entries')).toEqual([['/', '2']]);
+
+    // With a goal selected the panels count its conversions, which are not visits: no visit figures beside them.
+    await page.goto(`${app.url}/dashboard?site=visits.test&range=7d&granularity=DAY&goal=%2Fdocs&selected=%2Fdocs`);
+    await page.locator('input[name="key"]').fill(SECRETS.dashboard);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#status[data-state="live"]').waitFor(WAIT);
+    expect(await panelVisitRows(page, 'sources')).toEqual([['(direct)', '1', '—', '—']]);
     await page.close();
   });
 

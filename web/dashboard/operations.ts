@@ -3,7 +3,8 @@
  * generated/graphql.ts (each document is its source text, typed with its result and variables). Without chosen
  * pages, `topPages` picks the site's busiest pages over the range. Then ONE query (DashboardView) reads everything a
  * view shows, from one batched find per collection: its fields are switched on by variables (`@include`), the
- * pages go into fixed slots p0…p7. Then a `pageStatsLive` subscription per page.
+ * pages go into fixed slots p0…p7. Beside it DashboardVisits reads the entry and exit pages. Then a `pageStatsLive`
+ * subscription per page.
  */
 import type { DimensionFilter } from './dimensionFilter';
 import type { DashboardViewQuery, DashboardViewQueryVariables } from './generated/graphql';
@@ -16,6 +17,7 @@ export {
   DashboardLiveDocument as LIVE_SUBSCRIPTION,
   DashboardTopPagesDocument as TOP_PAGES_QUERY,
   DashboardViewDocument as VIEW_QUERY,
+  DashboardVisitsDocument as VISIT_PAGES_QUERY,
 } from './generated/graphql';
 
 export interface PointResult {

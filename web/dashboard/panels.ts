@@ -1,6 +1,7 @@
 /**
  * The breakdown panels beside the pages table: which dimensions, under which alias and title, and the rows a
- * panel shows for one `breakdown` answer — its top values, the "(other)" remainder and how many values it leaves out.
+ * panel shows for one `breakdown` answer — its top values with their visits and bounce rate, the "(other)" remainder
+ * and how many values it leaves out.
  */
 
 /** The schema's Dimension enum. */
@@ -54,13 +55,24 @@ export interface BreakdownResult {
   to: string;
   totalCount: number;
   other: number;
-  edges: { node: { value: string; hits: number; visitors: number | null } }[];
+  edges: {
+    node: {
+      value: string;
+      hits: number;
+      visitors: number | null;
+      /** Visits whose first hit had this value; null where the API keeps none (a goal's page or event). */
+      visits?: number | null;
+      bounceRate?: number | null;
+    };
+  }[];
 }
 
 export interface PanelRow {
   readonly value: string;
   readonly hits: number;
   readonly visitors: number | null;
+  readonly visits: number | null;
+  readonly bounceRate: number | null;
   /** A value can be charted; the "(other)" remainder is hits of many values and cannot. */
   readonly chartable: boolean;
   /** What a marker means, shown beside it. */
@@ -87,10 +99,26 @@ export const OTHER = '(other)';
 export function panelContent(result: BreakdownResult): PanelContent {
   const rows: PanelRow[] = result.edges.map(({ node }) => {
     const note = MARKER_NOTES[node.value];
-    return { ...node, chartable: true, ...(note ? { note } : {}) };
+    return {
+      value: node.value,
+      hits: node.hits,
+      visitors: node.visitors,
+      visits: node.visits ?? null,
+      bounceRate: node.bounceRate ?? null,
+      chartable: true,
+      ...(note ? { note } : {}),
+    };
   });
   if (result.other > 0) {
-    rows.push({ value: OTHER, hits: result.other, visitors: null, chartable: false, note: 'values not kept apart' });
+    rows.push({
+      value: OTHER,
+      hits: result.other,
+      visitors: null,
+      visits: null,
+      bounceRate: null,
+      chartable: false,
+      note: 'values not kept apart',
+    });
   }
   return { rows, more: Math.max(0, result.totalCount - result.edges.length) };
 }

@@ -9,6 +9,7 @@ import type { DashboardViewQuery } from './generated/graphql';
 import { formatRate, formatRevenue, goalLabel, goalText, sameGoal } from './goals';
 import type { Goal } from './goals';
 import { OTHER } from './panels';
+import { tableCell as cell } from './tableCell';
 
 export type ConversionsResult = NonNullable<DashboardViewQuery['conversions']>;
 export type PropertiesResult = NonNullable<DashboardViewQuery['properties']>;
@@ -26,13 +27,6 @@ export interface GoalActions {
   readonly remove: (goal: Goal) => void;
   /** Selects the goal, or clears the selection when it is the selected one. */
   readonly select: (goal: Goal) => void;
-}
-
-function cell(className: string, text: string): HTMLTableCellElement {
-  const td = document.createElement('td');
-  td.className = className;
-  td.textContent = text;
-  return td;
 }
 
 function heading(text: string, note?: string): HTMLHeadingElement {

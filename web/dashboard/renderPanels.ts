@@ -1,14 +1,16 @@
 /**
- * Draws the breakdown panels: per dimension its top values with hits and visitors ("—" where the API keeps none),
+ * Draws the breakdown panels: per dimension its top values with hits, visitors, visits and bounce rate ("—" where the
+ * API keeps none: visitors outside DIMENSION_VISITORS, visits of the "(other)" remainder and of a goal's conversions),
  * the "(other)" remainder, "and N more", and the whole UTC days they count. With a goal selected they count its
  * conversions instead: the event's occurrences from each value, or the hits of the goal's page. A value is a button:
  * clicking it charts that value's series (onPick).
  */
 import type { DimensionFilter } from './dimensionFilter';
-import { formatCount } from './formatNumbers';
+import { MISSING, formatCount, formatPercent } from './formatNumbers';
 import { formatSpan } from './formatSpan';
 import { PANELS, panelContent } from './panels';
 import type { BreakdownResult, DimensionName, PanelSpec } from './panels';
+import { tableCell as cell } from './tableCell';
 
 export interface PanelAnswers {
   /** Each panel's breakdown, null when it failed. */
@@ -31,12 +33,8 @@ function countryName(code: string): string | undefined {
   }
 }
 
-function cell(className: string, text: string): HTMLTableCellElement {
-  const td = document.createElement('td');
-  td.className = className;
-  td.textContent = text;
-  return td;
-}
+const VISITS_TITLE = 'Visits whose first hit had this value (site totals; "—" while a goal is selected)';
+const BOUNCE_TITLE = 'Of those visits, the share of one pageview and no event';
 
 function panel(
   spec: PanelSpec,
@@ -83,6 +81,8 @@ function panel(
         ? (['Hits', `Hits on ${answers.goal.label.replace(/^Visit /, '')} from each value`] as const)
         : (['Hits', ''] as const),
     ['Visitors', 'Distinct visitors per value: kept for the dimensions in DIMENSION_VISITORS, "—" elsewhere'],
+    ['Visits', VISITS_TITLE],
+    ['Bounce', BOUNCE_TITLE],
   ] as const) {
     const th = document.createElement('th');
     th.textContent = text;
@@ -115,7 +115,14 @@ function panel(
       small.textContent = note;
       name.append(' ', small);
     }
-    tr.append(name, cell('hits', formatCount(row.hits)), cell('visitors', formatCount(row.visitors)));
+    // A goal's conversions are not visits: its values' visit figures would describe other hits than the counts beside.
+    tr.append(
+      name,
+      cell('hits', formatCount(row.hits)),
+      cell('visitors', formatCount(row.visitors)),
+      cell('visits', answers.goal ? MISSING : formatCount(row.visits)),
+      cell('rate', answers.goal ? MISSING : formatPercent(row.bounceRate)),
+    );
   }
   section.append(table);
   if (content.more > 0) {

@@ -7,6 +7,7 @@ import {
   LIVE_SUBSCRIPTION,
   TOP_PAGES_QUERY,
   VIEW_QUERY,
+  VISIT_PAGES_QUERY,
   siteGranularity,
   viewVariables,
 } from '../../../web/dashboard/operations';
@@ -23,6 +24,7 @@ describe('the operations the browser pages send', () => {
     ['the dashboard top pages query', TOP_PAGES_QUERY.toString()],
     ['the dashboard live subscription', LIVE_SUBSCRIPTION.toString()],
     ['the dashboard first day query', FIRST_DAY_QUERY.toString()],
+    ['the dashboard entry and exit pages query', VISIT_PAGES_QUERY.toString()],
     ["the playground's example", exampleQuery],
   ])('%s is valid against the schema', (_name, source) => {
     expect(validate(schema, parse(source)).map((error) => error.message)).toEqual([]);
@@ -33,7 +35,7 @@ describe('the operations the browser pages send', () => {
       fs.readFileSync(path.join(OPERATIONS, file), 'utf8'),
     );
     const operation = name?.[3] ?? '';
-    const sent = [VIEW_QUERY, TOP_PAGES_QUERY, LIVE_SUBSCRIPTION, FIRST_DAY_QUERY].map(String);
+    const sent = [VIEW_QUERY, TOP_PAGES_QUERY, LIVE_SUBSCRIPTION, FIRST_DAY_QUERY, VISIT_PAGES_QUERY].map(String);
     expect(file).toBe(`${operation}.graphql`);
     expect(sent.some((source) => source.includes(`${name?.[2]} ${operation}(`))).toBe(true);
   });
@@ -82,6 +84,16 @@ describe('the dashboard view query', () => {
       },
     });
     expect(aliases).toBe(26);
+  });
+
+  it("asks each panel's values for their visits and bounce rate", () => {
+    expect(source).toMatch(/fragment PanelRows on BreakdownConnection \{[^}]*visits\s*bounceRate/);
+  });
+
+  it('reads the entry and exit pages beside the view, ranked by ENTRIES and EXITS', () => {
+    const visits = VISIT_PAGES_QUERY.toString();
+    expect(visits).toMatch(/entries: topPages\([^)]*by: ENTRIES/);
+    expect(visits).toMatch(/exits: topPages\([^)]*by: EXITS/);
   });
 
   it('fills one slot per page, and switches off everything not asked for', () => {

@@ -16,11 +16,12 @@ describe('a breakdown panel', () => {
       other: 7,
       edges: [edge('Google', 30), edge('(internal)', 12), edge('(direct)', 5)],
     });
+    const unknown = { visitors: null, visits: null, bounceRate: null };
     expect(content.rows).toEqual([
-      { value: 'Google', hits: 30, visitors: null, chartable: true },
-      { value: '(internal)', hits: 12, visitors: null, chartable: true, note: 'from the site itself' },
-      { value: '(direct)', hits: 5, visitors: null, chartable: true, note: 'no referrer' },
-      { value: '(other)', hits: 7, visitors: null, chartable: false, note: 'values not kept apart' },
+      { value: 'Google', hits: 30, ...unknown, chartable: true },
+      { value: '(internal)', hits: 12, ...unknown, chartable: true, note: 'from the site itself' },
+      { value: '(direct)', hits: 5, ...unknown, chartable: true, note: 'no referrer' },
+      { value: '(other)', hits: 7, ...unknown, chartable: false, note: 'values not kept apart' },
     ]);
     expect(content.more).toBe(11);
   });
@@ -38,5 +39,23 @@ describe('a breakdown panel', () => {
       ['desktop', 1, 1],
     ]);
     expect(content.more).toBe(0);
+  });
+
+  it("keeps each value's visits and bounce rate, and has none for the (other) remainder", () => {
+    const content = panelContent({
+      from: 'f',
+      to: 't',
+      totalCount: 3,
+      other: 4,
+      edges: [
+        { node: { value: 'Google', hits: 9, visitors: null, visits: 4, bounceRate: 0.25 } },
+        { node: { value: '(direct)', hits: 2, visitors: null, visits: 0, bounceRate: null } },
+      ],
+    });
+    expect(content.rows.map((r) => [r.value, r.visits, r.bounceRate])).toEqual([
+      ['Google', 4, 0.25],
+      ['(direct)', 0, null],
+      ['(other)', null, null],
+    ]);
   });
 });

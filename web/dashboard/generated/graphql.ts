@@ -132,13 +132,24 @@ export type DashboardViewQueryVariables = Exact<{
 }>;
 
 
-export type DashboardViewQuery = { site: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visits: number | null, bounceRate: number | null, visitDuration: number | null, viewsPerVisit: number | null, points: Array<{ t: string, hits: number | null, visitors: number | null }>, comparison: { from: string, to: string, total: number | null, change: number | null, visitors: number | null, visitorsChange: number | null, visitorsFrom: string | null, visitorsTo: string | null, visits: number | null, bounceRate: number | null, visitDuration: number | null, viewsPerVisit: number | null } | null } | null, p0?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v0?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p1?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v1?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p2?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v2?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p3?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v3?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p4?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v4?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p5?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v5?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p6?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v6?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p7?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v7?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, filtered?: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number | null }> } | null, conversions?: Array<{ goal: string, events: number, visitors: number | null, conversionRate: number | null, revenue: Array<{ currency: string, amount: string }> }> | null, goalEvent?: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number | null }> } | null, goalPage?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, properties?: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null, sources: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null, campaigns: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null, countries: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null, browsers: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null, systems: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null, devices: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null };
+export type DashboardViewQuery = { site: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, visits: number | null, bounceRate: number | null, visitDuration: number | null, viewsPerVisit: number | null, points: Array<{ t: string, hits: number | null, visitors: number | null }>, comparison: { from: string, to: string, total: number | null, change: number | null, visitors: number | null, visitorsChange: number | null, visitorsFrom: string | null, visitorsTo: string | null, visits: number | null, bounceRate: number | null, visitDuration: number | null, viewsPerVisit: number | null } | null } | null, p0?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v0?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p1?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v1?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p2?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v2?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p3?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v3?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p4?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v4?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p5?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v5?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p6?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v6?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, p7?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, v7?: { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null } | null, filtered?: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number | null }> } | null, conversions?: Array<{ goal: string, events: number, visitors: number | null, conversionRate: number | null, revenue: Array<{ currency: string, amount: string }> }> | null, goalEvent?: { from: string, to: string, total: number | null, visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null, points: Array<{ t: string, hits: number | null }> } | null, goalPage?: { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> } & { visitors?: number | null, visitorsFrom?: string | null, visitorsTo?: string | null } | null, properties?: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> } | null, sources: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null, visits: number | null, bounceRate: number | null } }> } | null, campaigns: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null, visits: number | null, bounceRate: number | null } }> } | null, countries: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null, visits: number | null, bounceRate: number | null } }> } | null, browsers: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null, visits: number | null, bounceRate: number | null } }> } | null, systems: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null, visits: number | null, bounceRate: number | null } }> } | null, devices: { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null, visits: number | null, bounceRate: number | null } }> } | null };
 
 export type SeriesHitsFragment = { from: string, to: string, total: number | null, points: Array<{ t: string, hits: number | null }> };
 
 export type SeriesVisitorsFragment = { visitors: number | null, visitorsFrom: string | null, visitorsTo: string | null };
 
-export type PanelRowsFragment = { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null } }> };
+export type PanelRowsFragment = { from: string, to: string, totalCount: number, other: number, edges: Array<{ node: { value: string, hits: number, visitors: number | null, visits: number | null, bounceRate: number | null } }> };
+
+export type DashboardVisitsQueryVariables = Exact<{
+  site: string;
+  range: TimeRangeInput;
+  first: number;
+}>;
+
+
+export type DashboardVisitsQuery = { entries: { from: string, to: string, totalCount: number, edges: Array<{ node: { page: string, hits: number } }> }, exits: { from: string, to: string, totalCount: number, edges: Array<{ node: { page: string, hits: number } }> } };
+
+export type VisitPageRowsFragment = { from: string, to: string, totalCount: number, edges: Array<{ node: { page: string, hits: number } }> };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -187,10 +198,25 @@ export const PanelRowsFragmentDoc = new TypedDocumentString(`
       value
       hits
       visitors
+      visits
+      bounceRate
     }
   }
 }
     `, {"fragmentName":"PanelRows"}) as unknown as TypedDocumentString<PanelRowsFragment, unknown>;
+export const VisitPageRowsFragmentDoc = new TypedDocumentString(`
+    fragment VisitPageRows on TopPagesConnection {
+  from
+  to
+  totalCount
+  edges {
+    node {
+      page
+      hits
+    }
+  }
+}
+    `, {"fragmentName":"VisitPageRows"}) as unknown as TypedDocumentString<VisitPageRowsFragment, unknown>;
 export const DashboardFirstDayDocument = new TypedDocumentString(`
     query DashboardFirstDay($site: String!) {
   firstDay(site: $site)
@@ -459,6 +485,28 @@ fragment PanelRows on BreakdownConnection {
       value
       hits
       visitors
+      visits
+      bounceRate
     }
   }
 }`) as unknown as TypedDocumentString<DashboardViewQuery, DashboardViewQueryVariables>;
+export const DashboardVisitsDocument = new TypedDocumentString(`
+    query DashboardVisits($site: String!, $range: TimeRangeInput!, $first: Int!) {
+  entries: topPages(site: $site, range: $range, by: ENTRIES, first: $first) {
+    ...VisitPageRows
+  }
+  exits: topPages(site: $site, range: $range, by: EXITS, first: $first) {
+    ...VisitPageRows
+  }
+}
+    fragment VisitPageRows on TopPagesConnection {
+  from
+  to
+  totalCount
+  edges {
+    node {
+      page
+      hits
+    }
+  }
+}`) as unknown as TypedDocumentString<DashboardVisitsQuery, DashboardVisitsQueryVariables>;
