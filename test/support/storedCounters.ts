@@ -1,6 +1,6 @@
 /**
  * Every counter of one site as stored, flattened to `collection/_id/path → count` (markers, metadata and visitor
- * sketches left out: storedSketches reads those), and the same computed naively from hits: the exactly-once tests
+ * sketches and visit counters left out: storedSketches reads the sketches), and the same computed naively from hits: the exactly-once tests
  * compare the two at every granularity. Dimension counters are counters too: `…/d/<dimension>/<key>`.
  */
 import type { Db } from 'mongodb';
@@ -29,8 +29,11 @@ export async function storedCounters(db: Db, site: string): Promise<Map<string, 
   return counters;
 }
 
-/** Top-level fields that hold no counters: id, exactly-once markers, metadata, visitor sketches. */
-const NOT_COUNTERS = new Set(['_id', '_a', 'metadata', 'v', 'dv']);
+/**
+ * Top-level fields that hold no hit counters: id, exactly-once markers, metadata, visitor sketches, and the visit
+ * counters (`vh`, `vd`, `dx`: issue 29), whose oracle is a sessionisation (test/support/sessionise.ts), not a recount.
+ */
+const NOT_COUNTERS = new Set(['_id', '_a', 'metadata', 'v', 'dv', 'vh', 'vd', 'dx']);
 
 function flatten(value: unknown, path: string, into: Map<string, number>): void {
   if (typeof value === 'number') {
