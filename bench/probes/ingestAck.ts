@@ -16,7 +16,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MongoClient } from 'mongodb';
+import { BSON, MongoClient } from 'mongodb';
 import { GraphqlClient } from '../shared/GraphqlClient';
 import { hitInputs } from '../shared/hitInputs';
 import { parseOptions } from '../shared/options';
@@ -36,6 +36,7 @@ const options = parseOptions(process.argv.slice(2), {
   'log-only': { kind: 'flag' },
   single: { kind: 'flag' },
   visits: { kind: 'flag' },
+  'visits-first': { kind: 'flag' },
 });
 
 const SITE = 'ack.example';
@@ -83,9 +84,11 @@ async function counted(client: GraphqlClient, now: number): Promise<number> {
 async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number | undefined, visits?: boolean) {
   const now = Date.now();
   const batches = traffic(now);
+  // Each measured server gets a database of its own: a second one on the first's data would count nothing.
+  const dbName = `bench_ack_${ack}${visits === undefined ? '' : `_visits_${visits ? 'on' : 'off'}`}_${process.pid}`;
   const server = await startServer('child', {
     uri,
-    dbName: `bench_ack_${ack}_${process.pid}`,
+    dbName,
     env: {
       INGEST_ACK: ack,
       ...(visits === undefined ? {} : { VISITS_ENABLED: String(visits) }),
@@ -126,7 +129,7 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
     const delta = serverDelta(before, await snapshotServer(client));
     const dbSeconds = (dbCpu() ?? Number.NaN) - (dbBefore ?? Number.NaN);
     const writes = (delta.commands.update ?? 0) + (delta.commands.insert ?? 0);
-    const sessions = visits === true ? await sessionBytes(uri, `bench_ack_${ack}_${process.pid}`) : undefined;
+    const sessions = visits === true ? await sessionBytes(uri, dbName) : undefined;
     return {
       ack: visits === undefined ? ack : `${ack}, visits ${visits ? 'on' : 'off'}${sessions ? ` (${sessions})` : ''}`,
       answeredPerSecond: options.hits / (answered / 1000),
@@ -142,18 +145,13 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
   }
 }
 
-/** The visit sessions' count and average BSON size (collStats), as a label. */
+/** The visit sessions' count and their average BSON size, as a label. */
 async function sessionBytes(uri: string, dbName: string): Promise<string> {
   const client = new MongoClient(uri);
   try {
-    const stats = (await client.db(dbName).command({ collStats: 'visits.sessions' })) as {
-      count?: number;
-      avgObjSize?: number;
-      size?: number;
-    };
-    const count = stats.count ?? 0;
-    const average = stats.avgObjSize ?? (count > 0 ? (stats.size ?? 0) / count : 0);
-    return `${count} sessions, ${Math.round(average)} B each`;
+    const sessions = await client.db(dbName).collection('visits.sessions').find().toArray();
+    const bytes = sessions.reduce((sum, session) => sum + BSON.calculateObjectSize(session), 0);
+    return `${sessions.length} sessions, ${Math.round(bytes / Math.max(1, sessions.length))} B each`;
   } finally {
     await client.close();
   }
@@ -169,7 +167,7 @@ async function main(): Promise<void> {
     );
     const rows = [];
     if (options.visits) {
-      for (const visits of [false, true])
+      for (const visits of options['visits-first'] ? [true, false] : [false, true])
         rows.push(await measure('log', target.uri, () => target.cpuSeconds(), visits));
     } else {
       for (const ack of options['log-only'] ? (['log'] as const) : (['database', 'log'] as const))
