@@ -134,9 +134,13 @@ function absorbedBy(session: StoredSession, mark: FlushMark): { redo: boolean; b
 
 function groupBySession(hits: readonly Hit[]): Map<string, Session> {
   const sessions = new Map<string, Session>();
+  // A visitor's hits of one flush share one id: the SHA-256 is computed once per session, not per hit.
+  const ids = new Map<string, string>();
   for (const hit of hits) {
     if (hit.visitor === undefined) continue;
-    const id = visitSessionId(hit.site, hit.visitor);
+    const key = `${hit.visitor.hi}.${hit.visitor.lo}\u0000${hit.site}`;
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = visitSessionId(hit.site, hit.visitor)));
     let session = sessions.get(id);
     if (session === undefined) sessions.set(id, (session = { site: hit.site, hits: [] }));
     session.hits.push({
