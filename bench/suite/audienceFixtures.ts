@@ -9,12 +9,17 @@
  * dashboard's pages and of the site, over the range and per day, and distinct sources per span. Then, as a running
  * server's compaction job leaves them once each period is over, the sketches and dimension counters of every past day and month are
  * compacted by the store's own compactPastPeriods (timed); the current month's documents keep their register fields.
+ * Visit counters (issue 29) come from the server's own transitions (advanceVisit, 30-minute timeout) over each
+ * visitor's hits in time order; a visit ends at UTC midnight here, so each day's documents are written once. A hit
+ * continues the previous hit's visitor with a fixed chance, so visits have several pageviews, as real ones do.
  */
 import type { Db } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
 import { deriveDimensions } from '../../src/domain/dimensions/deriveDimensions';
 import type { DimensionContext } from '../../src/domain/dimensions/deriveDimensions';
 import { splitmix64 } from '../../src/domain/visitors/splitmix64';
+import { advanceVisit } from '../../src/domain/visits/advanceVisit';
+import type { VisitState } from '../../src/domain/visits/VisitState';
 import { loadDimensionSources } from '../../src/ingest/loadDimensionSources';
 import { compactPastPeriods } from '../../src/store/compactPastPeriods';
 import type { CompactedLevel } from '../../src/store/compactPastPeriods';
@@ -36,6 +41,9 @@ export const BREAKDOWN_SPANS = [1, 30, 90] as const;
 export const DASHBOARD_PAGES = 20;
 const DAY_MS = 86_400_000;
 const INSERT_CHUNK = 500;
+const VISIT_TIMEOUT_MS = 30 * 60_000;
+/** A hit continues the previous hit's visitor with this chance: visits of 2.5 pageviews on average. */
+const CONTINUE_VISIT = 0.6;
 
 export interface AudienceSite {
   readonly site: string;
@@ -119,6 +127,8 @@ export async function loadAudienceData(db: Db, settings: StoredTraffic): Promise
         monthStart = startOfMonth(dayStart);
       }
       const batch = new CounterBatch({ siteTotals: true, dimensions });
+      const visits = new Map<number, VisitState>();
+      let previous: number | undefined;
       const from = Math.floor((day * settings.hits) / AUDIENCE_DAYS);
       const to = Math.floor(((day + 1) * settings.hits) / AUDIENCE_DAYS);
       for (let i = from; i < to; i++) {
@@ -130,15 +140,16 @@ export async function loadAudienceData(db: Db, settings: StoredTraffic): Promise
           who.utm,
           context,
         );
-        batch.add({
-          site,
-          page,
-          at: dayStart + Math.floor(((i - from + unitAt(6007, i)) * DAY_MS) / (to - from)),
-          count: 1,
-          visitor: splitmix64(5005, who.visitorRank),
-          dimensions: values,
-        });
-        counter.add(day, rank, who.visitorRank, values.source);
+        const at = dayStart + Math.floor(((i - from + unitAt(6007, i)) * DAY_MS) / (to - from));
+        // Several pageviews per visit: a hit continues the previous hit's visitor's visit with this chance.
+        const visitor = previous !== undefined && unitAt(6008, i) < CONTINUE_VISIT ? previous : who.visitorRank;
+        previous = visitor;
+        batch.add({ site, page, at, count: 1, visitor: splitmix64(5005, visitor), dimensions: values });
+        const hit = { site, page, at, count: 1, dimensions: values, event: false };
+        const visit = advanceVisit(visits.get(visitor), [hit], VISIT_TIMEOUT_MS);
+        if (visit.state !== undefined) visits.set(visitor, visit.state);
+        for (const delta of visit.deltas) batch.addVisitDelta(site, delta, dimensions);
+        counter.add(day, rank, visitor, values.source);
       }
       dailyDocuments += await insert(db, DAILY_COLLECTION, batch.daily);
       past.daily.push(...batch.daily.compactableKeys().map((key) => key.id));

@@ -67,9 +67,13 @@ export class VisitTracker {
     const version = writeVersion(mark?.mark ?? { lane: this.unmarkedLane, seq: ++this.unmarkedSeq });
     const deltas: SiteVisitDelta[] = [];
     const written = new Map<string, Known>();
-    /** Sessions read from the database this flush (after a lost write). */
-    let stored = new Map<string, StoredSession>();
     let pending = [...sessions.keys()];
+    /**
+     * Sessions read from the database this flush: after a lost write, and first of all those this process last wrote
+     * in an earlier attempt of this flush (a retried window or re-driven request): their outbox, not the cache, says
+     * what that attempt changed.
+     */
+    let stored = await this.readRetried(pending, mark);
     for (let round = 0; pending.length > 0; round++) {
       if (round >= MAX_ROUNDS) throw new Error(`visit sessions kept changing under ${pending.length} writes`);
       const writes: SessionWrite[] = [];
@@ -107,6 +111,16 @@ export class VisitTracker {
     }
     for (const [id, known] of written) this.remember(id, known);
     return deltas;
+  }
+
+  private async readRetried(ids: readonly string[], mark: FlushMark | undefined): Promise<Map<string, StoredSession>> {
+    if (mark === undefined || mark.guards.length === 0) return new Map();
+    const earlier = new Set(mark.guards.map(writeVersion));
+    const retried = ids.filter((id) => {
+      const known = this.cache.get(id);
+      return known !== undefined && earlier.has(known.version);
+    });
+    return retried.length === 0 ? new Map() : this.store.read(retried);
   }
 
   private remember(id: string, known: Known): void {

@@ -287,7 +287,9 @@ export async function openHitPipeline(
   const keyed = new KeyedRequests({
     committer,
     ledger,
-    counters,
+    // A re-driven request takes its visit transitions too, under its marks: sessions that took an earlier attempt
+    // give that attempt's changes again from their outbox, the others advance once.
+    counters: { write: writeCounters, absorbed: (batch, mark) => counters.absorbed(batch, mark) },
     newBatch,
     clock,
     leaseMs,

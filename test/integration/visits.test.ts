@@ -3,7 +3,8 @@
  * sessionisation of the same hits (test/support/sessionise.ts), in database mode and through the ingest log, after a
  * crash that tore a window's counter writes (the sessions were written, the counters not: the replay recomputes the
  * changes from each session's outbox), after a crash before the checkpoint (the window written twice), and with two
- * pipelines (two instances) advancing the same visits in turn, each with its own cache of session states.
+ * pipelines (two instances) advancing the same visits in turn, each with its own cache of session states, and when
+ * a keyed request's flush fails at any of its write commands and a retry re-drives it.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { VISIT_SESSIONS_COLLECTION, VisitSessionStore, writeVersion } from '../.
 import { SitePageScan } from '../../src/store/SitePageScan';
 import { TopPagesQuery } from '../../src/query/TopPagesQuery';
 import { TopPagesOrder } from '../../src/query/TopPagesOrder';
+import { exactlyOnceStack, LEASE_MS } from '../support/exactlyOnceStack';
 import { Faults, faultyDatabase } from '../support/faultyDatabase';
 import { sessionise } from '../support/sessionise';
 import type { OracleCounts, OracleHit } from '../support/sessionise';
@@ -193,6 +195,34 @@ describe('visits', () => {
     await restarted.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  const failures = [1, 2, 3, 4, 5].flatMap((n) => (['before', 'after'] as const).map((mode) => ({ n, mode })));
+  it.each(failures)(
+    'counts each visit once when a keyed flush fails at its write $n ($mode) and a retry re-drives it',
+    async ({ n, mode }) => {
+      const site = `redrive-${n}-${mode}.example`;
+      const hits = traffic(site);
+      const clock = { now: NOW };
+      const stack = await exactlyOnceStack(database, clock, { visits: true });
+      const send = (hit: OracleHit, i: number) =>
+        stack.ingest.recordHits([input(hit)], { idempotencyKey: `${site}-${i}` });
+      for (const [i, hit] of hits.entries()) {
+        if (i !== 30) {
+          await send(hit, i);
+          continue;
+        }
+        // The ledger's claim, the sessions' write and the counters' writes: one of them fails.
+        stack.faults.failNth(n, mode);
+        await send(hit, i).catch(() => undefined);
+        stack.faults.clear();
+        // An attempt whose outcome is unknown owns its key until its lease runs out; then the retry re-drives it.
+        clock.now += LEASE_MS + 1;
+        await send(hit, i);
+        await send(hit, i);
+      }
+      await expectSessionised(site, hits);
+    },
+  );
 
   it('through the ingest log, a window written twice (a crash before the checkpoint) counts once', async () => {
     const site = 'lagging.example';

@@ -2,7 +2,7 @@
  * The hit pipeline of one tally process (openHitPipeline: group commit, ledger, exactly-once retries) over a
  * fault-injecting wrapper of a real database, with a clock the test moves: what the exactly-once tests drive.
  * Settings are the production defaults (loadConfig's: INGEST_FLUSH_CONCURRENCY as the write policy caps it, site
- * totals and second-level counters on); only the idempotency lease, wait and poll are test-sized, and visits are off.
+ * totals and second-level counters on); only the idempotency lease, wait and poll are test-sized, and visits are off unless asked for.
  */
 import { loadConfig } from '../../src/config/loadConfig';
 import type { HitIngest } from '../../src/ingest/HitIngest';
@@ -49,6 +49,8 @@ export async function exactlyOnceStack(
   options: {
     /** IDEMPOTENCY_WAIT_MS: how long a retry waits for a key in progress (default 0: it is answered at once). */
     waitMs?: number;
+    /** Visits on (default off: the hit counters' oracle has none). */
+    visits?: boolean;
   } = {},
 ): Promise<Stack> {
   const faults = new Faults();
@@ -58,7 +60,7 @@ export async function exactlyOnceStack(
     idempotency: { ...defaults.idempotency, leaseMs: LEASE_MS, waitMs: options.waitMs ?? 0 },
     // The hit counters' oracle (storedCounters) has no visits; theirs is test/integration/visits.test.ts and
     // test/process/visits.test.ts (keyed retries, torn windows, replays, SIGKILL), against a sessionisation.
-    visits: { ...defaults.visits, enabled: false },
+    visits: { ...defaults.visits, enabled: options.visits ?? false },
   };
   const pipeline = await openHitPipeline(faultyDatabase(database, faults), settings, {
     clock: () => clock.now,
