@@ -19,6 +19,7 @@ import { countedDays } from './countedDays';
 import { connection } from './ImpressionQueries';
 import type { ImpressionConnection } from './ImpressionQueries';
 import { parseTimeZone } from './parseTimeZone';
+import { storedCount } from './storedCount';
 import { TopPagesOrder } from './TopPagesOrder';
 import { compareTopPages, decodeTopPageCursor, encodeTopPageCursor } from './topPageCursor';
 import type { PageHits } from './topPageCursor';
@@ -165,7 +166,7 @@ export class TopPagesQuery {
       const fields: SitePageFields = source === 'minute' ? { kind: 'minute', hours } : { kind: source };
       const onDocument = (doc: SitePageDocument): void => {
         let sum = 0;
-        for (const get of byDoc.get(doc.date) ?? []) sum += number(get(doc));
+        for (const get of byDoc.get(doc.date) ?? []) sum += storedCount(get(doc));
         if (sum !== 0) totals.set(doc.page, (totals.get(doc.page) ?? 0) + sum);
       };
       await this.reader.forEachPage(site, [...byDoc.keys()], fields, onDocument, { visits: field !== undefined });
@@ -187,10 +188,4 @@ export class TopPagesQuery {
 /** The UTC day a monthly piece counts. */
 function dayOf(piece: { readonly doc: number; readonly dayOfMonth: number }): number {
   return piece.doc + (piece.dayOfMonth - 1) * DAY_MS;
-}
-
-function number(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (value === undefined || value === null) return 0;
-  return Number(value);
 }

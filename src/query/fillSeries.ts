@@ -20,6 +20,7 @@ import type { SeriesPlan } from './planSeries';
 import { counterPieceDropped, periodPieceDropped, secondDropped } from './retainedDetail';
 import type { DimensionFilter, Series, SeriesPoint, SeriesRequest } from './Series';
 import { documentOf, seriesVisitors } from './seriesVisitors';
+import { storedCount } from './storedCount';
 import type { SeriesVisitors } from './seriesVisitors';
 
 export function fillSeries(request: SeriesRequest, plan: SeriesPlan, lookup: DocumentLookup): Series {
@@ -131,11 +132,13 @@ export function sumPieces(lookup: DocumentLookup, pieces: readonly CounterPiece[
 function pieceCount(lookup: DocumentLookup, piece: CounterPiece): number {
   switch (piece.source) {
     case 'monthly':
-      return number(lookup.monthly(piece.doc)?.daily?.[piece.dayOfMonth]);
+      return storedCount(lookup.monthly(piece.doc)?.daily?.[piece.dayOfMonth]);
     case 'hourly':
-      return number(lookup.daily(piece.doc)?.hourly?.[piece.hour]);
+      return storedCount(lookup.daily(piece.doc)?.hourly?.[piece.hour]);
     case 'minute':
-      return number((lookup.minutes?.(piece.doc) ?? lookup.daily(piece.doc))?.minute?.[piece.hour]?.[piece.minute]);
+      return storedCount(
+        (lookup.minutes?.(piece.doc) ?? lookup.daily(piece.doc))?.minute?.[piece.hour]?.[piece.minute],
+      );
   }
 }
 
@@ -143,7 +146,7 @@ function sumFiltered(lookup: DocumentLookup, filter: DimensionFilter, pieces: re
   let sum = 0;
   for (const piece of pieces) {
     const doc = documentOf(lookup, piece);
-    sum += number(doc?.d?.[filter.dimension]?.[filter.key]);
+    sum += storedCount(doc?.d?.[filter.dimension]?.[filter.key]);
     const packed = doc?.dz?.[filter.dimension];
     if (packed !== undefined) sum += packedCount(packed, filter.key);
   }
@@ -152,12 +155,5 @@ function sumFiltered(lookup: DocumentLookup, filter: DimensionFilter, pieces: re
 
 function secondCount(lookup: DocumentLookup, t: number): number {
   const minute = floorTo(Granularity.MINUTE, t);
-  return number(lookup.seconds?.(minute)?.seconds?.[(t - minute) / SECOND_MS]);
-}
-
-/** Counters are numbers; a Long from a huge counter or a missing field still reads sanely. */
-function number(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (value === undefined || value === null) return 0;
-  return Number(value);
+  return storedCount(lookup.seconds?.(minute)?.seconds?.[(t - minute) / SECOND_MS]);
 }

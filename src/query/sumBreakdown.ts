@@ -15,6 +15,7 @@ import type { BreakdownRequest, BreakdownTotals } from './Breakdown';
 import type { DocumentLookup } from './DocumentLookup';
 import type { BreakdownPlan } from './planBreakdown';
 import { documentOf, mergeStored } from './seriesVisitors';
+import { storedCount } from './storedCount';
 
 export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, lookup: DocumentLookup): BreakdownTotals {
   const hits = new Map<string, number>();
@@ -30,7 +31,7 @@ export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, loo
     const counters = doc?.d?.[request.dimension];
     if (counters) {
       for (const key in counters) {
-        const count = number(counters[key]);
+        const count = storedCount(counters[key]);
         if (count !== 0) hits.set(key, (hits.get(key) ?? 0) + count);
       }
     }
@@ -54,9 +55,4 @@ export function sumBreakdown(request: BreakdownRequest, plan: BreakdownPlan, loo
     return Math.round(sketch.estimate());
   };
   return { request, hits, visitorsOf, visitsOf };
-}
-
-/** Counters are numbers; a Long from a huge counter still reads sanely. */
-function number(value: unknown): number {
-  return typeof value === 'number' ? value : Number(value ?? 0);
 }

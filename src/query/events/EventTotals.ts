@@ -7,6 +7,7 @@ import type { Dimension } from '../../domain/dimensions/Dimension';
 import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
 import { EVENT_VISITOR_PRECISION } from '../../store/eventDocument';
 import type { EventStatsDocument } from '../../store/eventDocument';
+import { storedCount } from '../storedCount';
 
 export class EventTotals {
   constructor(
@@ -58,8 +59,7 @@ export class EventTotals {
 function addAll(into: Map<string, number>, counters: Readonly<Record<string, unknown>> | undefined): void {
   if (counters === undefined) return;
   for (const key in counters) {
-    const value = counters[key];
-    const n = typeof value === 'number' ? value : Number(value ?? 0);
+    const n = storedCount(counters[key]);
     if (n !== 0) into.set(key, (into.get(key) ?? 0) + n);
   }
 }
