@@ -1,7 +1,6 @@
 /** Maps a series (and the one it is compared with) to the GraphQL PageStats shape. */
 import type { Series } from '../query/Series';
-import { visitFigures } from '../query/visitCounts';
-import type { VisitCounts, VisitFigures } from '../query/visitCounts';
+import { visitFiguresOf } from '../query/visitCounts';
 import { formatWithOffset } from '../time/formatWithOffset';
 import { UTC_ZONE } from '../time/zoneOffset';
 import type { Comparison } from './types/ComparisonEnum';
@@ -26,7 +25,7 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
     },
     values: series.points.map((point) => point.hits),
     ...spanFields(series),
-    ...visitFields(series.visits),
+    ...visitFiguresOf(series.visits),
     comparison: compared
       ? {
           kind: compared.kind,
@@ -35,7 +34,7 @@ export function toPageStats(series: Series, compared?: { kind: Comparison; serie
           total: compared.series.total,
           change: change(series.total, compared.series.total),
           ...spanFields(compared.series),
-          ...visitFields(compared.series.visits),
+          ...visitFiguresOf(compared.series.visits),
           visitorsChange:
             visitors === null || earlier === null || earlier === 0 ? null : (visitors - earlier) / earlier,
           get points() {
@@ -68,13 +67,6 @@ export function toPoints(series: Series, zone: string): SeriesPointType[] {
     },
     hits: point.hits,
     visitors: point.visitors ?? null,
-    ...visitFields(point.visits),
+    ...visitFiguresOf(point.visits),
   }));
 }
-
-/** Visit figures from counters: null when the counters do not answer, or were not read. */
-export function visitFields(counts: VisitCounts | null | undefined): VisitFigures | typeof NO_FIGURES {
-  return counts === null || counts === undefined ? NO_FIGURES : visitFigures(counts);
-}
-
-const NO_FIGURES = { visits: null, bounceRate: null, visitDuration: null, viewsPerVisit: null } as const;

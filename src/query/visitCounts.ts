@@ -6,6 +6,7 @@
  * they are over the visits that entered there, as peers define them; its `visits` are the visits that viewed it.
  */
 import type { StoredVisitCounts } from '../store/visitCounters';
+import { storedCount } from './storedCount';
 import type { CounterPiece } from './counterPieces';
 import type { DocumentLookup } from './DocumentLookup';
 
@@ -33,6 +34,29 @@ export interface VisitFigures {
   readonly viewsPerVisit: number | null;
 }
 
+/** The figures' names, in the order the API documents them and export files put their columns. */
+export const VISIT_FIGURE_NAMES = [
+  'visits',
+  'bounceRate',
+  'visitDuration',
+  'viewsPerVisit',
+] as const satisfies ReadonlyArray<keyof VisitFigures>;
+
+/** The figures where visit counters do not answer a bucket, or were not read. */
+export type NullableVisitFigures = { readonly [K in keyof VisitFigures]: VisitFigures[K] | null };
+
+const NO_VISIT_FIGURES: NullableVisitFigures = {
+  visits: null,
+  bounceRate: null,
+  visitDuration: null,
+  viewsPerVisit: null,
+};
+
+/** Figures from counters; every one null where the counters do not answer (null) or were not read (undefined). */
+export function visitFiguresOf(counts: VisitCounts | null | undefined): NullableVisitFigures {
+  return counts === null || counts === undefined ? NO_VISIT_FIGURES : visitFigures(counts);
+}
+
 export function visitFigures(counts: VisitCounts): VisitFigures {
   const { visits, entered } = counts;
   if (entered <= 0) return { visits, bounceRate: null, visitDuration: null, viewsPerVisit: null };
@@ -47,14 +71,14 @@ export function visitFigures(counts: VisitCounts): VisitFigures {
 /** Adds one period's stored counters; `site`: the document is a site's (every visit enters). */
 export function addStoredVisits(sum: VisitCounts, stored: StoredVisitCounts | undefined, site: boolean): VisitCounts {
   if (stored === undefined) return sum;
-  const visits = number(stored.v);
+  const visits = storedCount(stored.v);
   return {
     visits: sum.visits + visits,
-    entered: sum.entered + (site ? visits : number(stored.e)),
-    bounces: sum.bounces + number(stored.b),
-    seconds: sum.seconds + number(stored.s),
-    pageviews: sum.pageviews + number(stored.p),
-    exits: sum.exits + number(stored.x),
+    entered: sum.entered + (site ? visits : storedCount(stored.e)),
+    bounces: sum.bounces + storedCount(stored.b),
+    seconds: sum.seconds + storedCount(stored.s),
+    pageviews: sum.pageviews + storedCount(stored.p),
+    exits: sum.exits + storedCount(stored.x),
   };
 }
 
@@ -98,10 +122,4 @@ export function visitsAnswer(pieces: readonly CounterPiece[]): boolean {
 
 function clamp(rate: number): number {
   return Math.min(1, Math.max(0, rate));
-}
-
-function number(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (value === undefined || value === null) return 0;
-  return Number(value);
 }

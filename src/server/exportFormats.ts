@@ -15,16 +15,15 @@
 import type { BreakdownRow } from '../query/BreakdownQuery';
 import type { Conversion } from '../query/events/EventQueries';
 import type { Series } from '../query/Series';
-import { visitFigures } from '../query/visitCounts';
-import type { VisitCounts, VisitFigures } from '../query/visitCounts';
+import { VISIT_FIGURE_NAMES, visitFiguresOf } from '../query/visitCounts';
+import type { NullableVisitFigures } from '../query/visitCounts';
 import { formatWithOffset } from '../time/formatWithOffset';
 import { UTC_ZONE } from '../time/zoneOffset';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
-const VISIT_COLUMNS = ['visits', 'bounceRate', 'visitDuration', 'viewsPerVisit'] as const;
-export const EXPORT_COLUMNS = ['start', 'end', 'hits', 'site', 'page', 'visitors', ...VISIT_COLUMNS] as const;
-export const BREAKDOWN_COLUMNS = ['value', 'hits', 'visitors', ...VISIT_COLUMNS] as const;
+export const EXPORT_COLUMNS = ['start', 'end', 'hits', 'site', 'page', 'visitors', ...VISIT_FIGURE_NAMES] as const;
+export const BREAKDOWN_COLUMNS = ['value', 'hits', 'visitors', ...VISIT_FIGURE_NAMES] as const;
 export const CONVERSION_COLUMNS = ['goal', 'events', 'visitors', 'conversionRate', 'revenue'] as const;
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -82,14 +81,6 @@ function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-type NullableFigures = { readonly [K in keyof VisitFigures]: VisitFigures[K] | null };
-
-const NO_VISIT_FIGURES: NullableFigures = { visits: null, bounceRate: null, visitDuration: null, viewsPerVisit: null };
-
-function visitFiguresOf(counts: VisitCounts | null | undefined): NullableFigures {
-  return counts === null || counts === undefined ? NO_VISIT_FIGURES : visitFigures(counts);
-}
-
-function visitCells(figures: NullableFigures): string {
-  return VISIT_COLUMNS.map((column) => figures[column] ?? '').join(',');
+function visitCells(figures: NullableVisitFigures): string {
+  return VISIT_FIGURE_NAMES.map((column) => figures[column] ?? '').join(',');
 }

@@ -5,6 +5,7 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
+import { VISIT_FIGURE_NAMES } from '../../query/visitCounts';
 import type { Context } from '../Context';
 import { selectsField } from '../selectsField';
 import { BreakdownConnectionType } from '../types/BreakdownConnectionType';
@@ -13,11 +14,7 @@ import { TimeRangeInput } from '../types/TimeRangeInput';
 import { toConnection } from './EventResolver';
 
 /** Where a breakdown selection shows visit figures. */
-const VISIT_FIGURE_PATHS = ['visits', 'bounceRate', 'visitDuration', 'viewsPerVisit'].map((field) => [
-  'edges',
-  'node',
-  field,
-]);
+const VISIT_FIGURE_PATHS = VISIT_FIGURE_NAMES.map((field) => ['edges', 'node', field]);
 
 @Resolver()
 export class BreakdownResolver {

@@ -2,10 +2,10 @@
  * events, properties and conversions (issue 28): parse, load the span's event documents through the request's
  * EventLoader (one find per event collection for every such field of the request), rank or sum, map.
  */
-import { visitFields } from '../toPageStats';
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { BreakdownResult } from '../../query/BreakdownQuery';
 import { SITE_TOTAL_PAGE } from '../../domain/siteTotal';
+import { visitFiguresOf } from '../../query/visitCounts';
 import type { Context } from '../Context';
 import { ConversionType } from '../types/ConversionType';
 import { EventConnectionType } from '../types/EventConnectionType';
@@ -96,7 +96,7 @@ export class EventResolver {
 export function toConnection(result: BreakdownResult): EventConnectionType {
   return {
     // Visit figures are kept per dimension value of the site's visits only (breakdown without `event`).
-    edges: result.edges.map((edge) => ({ ...edge, node: { ...edge.node, ...visitFields(edge.node.visits) } })),
+    edges: result.edges.map((edge) => ({ ...edge, node: { ...edge.node, ...visitFiguresOf(edge.node.visits) } })),
     pageInfo: result.pageInfo,
     totalCount: result.totalCount,
     other: result.other,

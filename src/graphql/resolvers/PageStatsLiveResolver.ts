@@ -2,11 +2,11 @@
  * The live-series subscription: validates its arguments, then hands the client the process's LiveSeriesHub
  * iterator (one database poll per second for every watched series, whichever instance ingested the hits).
  */
-import { visitFields } from '../toPageStats';
 import { Arg, Int, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import type { LiveUpdate } from '../../query/LiveSeries';
 import { parseLiveSeriesRequest } from '../../query/parseLiveSeriesRequest';
+import { visitFiguresOf } from '../../query/visitCounts';
 import { formatWithOffset } from '../../time/formatWithOffset';
 import { Granularity } from '../../time/Granularity';
 import { UTC_ZONE } from '../../time/zoneOffset';
@@ -86,7 +86,7 @@ export class PageStatsLiveResolver {
         local: formatWithOffset(update.spec.timeZone ?? UTC_ZONE, point.t),
         hits: point.hits,
         visitors: point.visitors ?? null,
-        ...visitFields(point.visits),
+        ...visitFiguresOf(point.visits),
       })),
     };
   }

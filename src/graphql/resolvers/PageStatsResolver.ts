@@ -11,6 +11,7 @@ import { eventSeries, parseEventSeries } from '../../query/events/eventSeries';
 import { checkDayBuckets } from '../../query/parseDimensionFilter';
 import { parseSeriesRequest } from '../../query/parseSeriesRequest';
 import type { Series, SeriesRequest } from '../../query/Series';
+import { VISIT_FIGURE_NAMES } from '../../query/visitCounts';
 import type { Context } from '../Context';
 import { selectsField } from '../selectsField';
 import type { SelectionInfo } from '../selectsField';
@@ -56,7 +57,7 @@ const VISITOR_PATHS = [
 ] as const;
 
 /** Where a PageStats selection shows visit figures. */
-const VISIT_PATHS = ['visits', 'bounceRate', 'visitDuration', 'viewsPerVisit'].flatMap((field) => [
+const VISIT_PATHS = VISIT_FIGURE_NAMES.flatMap((field) => [
   [field],
   ['points', field],
   ['comparison', field],
