@@ -6,11 +6,11 @@
  * Entries expire after the window: a TTL index on `createdAt` where the write policy has them, a sweep otherwise
  * (ttlOrSweep).
  */
-import { MongoBulkWriteError } from 'mongodb';
 import type { Collection, Document, WriteConcern } from 'mongodb';
 import type { Logger } from '../logging/createLogger';
 import type { Database } from './connectDatabase';
 import type { LaneSeq } from './FlushMark';
+import { isDuplicateKeyOnly } from './isDuplicateKeyOnly';
 import { translateDriverError } from './translateDriverError';
 import { deleteExpired, ensureTtlOrSweep, sweepPlanFor } from './ttlOrSweep';
 import type { ExpiringCollection, ExpiryMode, SweepContext } from './ttlOrSweep';
@@ -18,7 +18,6 @@ import type { DocumentReads } from './WritePolicy';
 
 export const REQUESTS_COLLECTION = 'ingest.requests';
 const TTL_INDEX_NAME = 'expire_after_window';
-const DUPLICATE_KEY = 11000;
 /** Up to this many entries are read by exact `_id` one find each where the policy reads so (stock FerretDB). */
 const EXACT_ID_READS = 4;
 
@@ -199,10 +198,4 @@ function toEntry(d: RequestDocument): LedgerEntry {
     version: d.v,
     leaseUntil: d.leaseUntil.getTime(),
   };
-}
-
-function isDuplicateKeyOnly(error: unknown): boolean {
-  if (!(error instanceof MongoBulkWriteError)) return false;
-  const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-  return writeErrors.length > 0 && writeErrors.every((e) => e.code === DUPLICATE_KEY);
 }

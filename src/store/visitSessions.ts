@@ -11,7 +11,6 @@
  * - `x` expires it: a TTL index where the engine has them, a sweep otherwise.
  */
 import { createHash } from 'node:crypto';
-import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from 'mongodb';
 import type { DimensionValues } from '../domain/dimensions/Dimension';
 import type { Hash64 } from '../domain/visitors/Hash64';
@@ -21,12 +20,12 @@ import type { Database } from './connectDatabase';
 import type { FlushMark, LaneSeq } from './FlushMark';
 import { deleteExpired, ensureTtlOrSweep, sweepPlanFor } from './ttlOrSweep';
 import type { ExpiringCollection, ExpiryMode, SweepContext } from './ttlOrSweep';
+import { isDuplicateKeyOnly } from './isDuplicateKeyOnly';
 import { translateDriverError } from './translateDriverError';
 
 export const VISIT_SESSIONS_COLLECTION = 'visits.sessions';
 const EXPIRY_FIELD = 'x';
 const TTL_INDEX_NAME = 'expire_x';
-const DUPLICATE_KEY = 11000;
 
 interface StoredState {
   s: number;
@@ -180,14 +179,6 @@ export class VisitSessionStore {
   private writeOptions(): { writeConcern?: WriteConcern } {
     return this.options.writeConcern ? { writeConcern: this.options.writeConcern } : {};
   }
-}
-
-function isDuplicateKeyOnly(error: unknown): boolean {
-  if (error instanceof MongoBulkWriteError) {
-    const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-    return writeErrors.length > 0 && writeErrors.every((e) => e.code === DUPLICATE_KEY);
-  }
-  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 }
 
 function toStored(state: VisitState): StoredState {
