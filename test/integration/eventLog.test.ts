@@ -4,7 +4,7 @@
  * among those refused, or among those taken), and a crash after the write but before the checkpoint, both replay
  * to events counted exactly once. The oracle is a recount of the events sent, read back through EventTotals.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig';
@@ -19,6 +19,7 @@ import { eventsDailyId } from '../../src/store/eventsDaily';
 import { eventsMonthlyId } from '../../src/store/eventsMonthly';
 import { EventStore } from '../../src/store/EventStore';
 import { Faults, faultyDatabase } from '../support/faultyDatabase';
+import { replayWrittenWindow } from '../support/replayWrittenWindow';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
 
@@ -118,18 +119,13 @@ describe('INGEST_ACK=log with events, a crash before the checkpoint', () => {
     const pipeline = await open(database, dir);
     const sent = inputs(site);
     for (const input of sent) await pipeline.ingest.recordHit(input);
-    const snapshot = mkdtempSync(join(tmpdir(), 'tally-event-log-snapshot-'));
-    cpSync(dir, snapshot, { recursive: true });
-    await pipeline.close();
-    await expectExactly(site, sent);
-    rmSync(dir, { recursive: true });
-    cpSync(snapshot, dir, { recursive: true });
-
-    const restarted = await open(database, dir);
-    await restarted.drain();
-    await expectExactly(site, sent);
+    const restarted = await replayWrittenWindow(
+      pipeline,
+      dir,
+      (again) => open(database, again),
+      () => expectExactly(site, sent),
+    );
     await restarted.close();
     rmSync(dir, { recursive: true, force: true });
-    rmSync(snapshot, { recursive: true, force: true });
   });
 });

@@ -4,7 +4,7 @@
  * mid-window (some collections written, others not) or after the window was written but before its checkpoint.
  * The oracle is storedCounters/expectedCounters and the sketches' expected registers: independent of the log.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig';
@@ -14,6 +14,7 @@ import type { HitPipeline } from '../../src/ingest/openHitPipeline';
 import { createLogger } from '../../src/logging/createLogger';
 import type { Database } from '../../src/store/connectDatabase';
 import { Faults, faultyDatabase } from '../support/faultyDatabase';
+import { replayWrittenWindow } from '../support/replayWrittenWindow';
 import { expectedCounters, expectedSketches, storedCounters, storedSketches } from '../support/storedCounters';
 import { connectTestDatabase } from '../support/testDatabase';
 import type { TestDatabase } from '../support/testDatabase';
@@ -116,19 +117,14 @@ describe('INGEST_ACK=log', () => {
   it('skips a replayed window that was written before its checkpoint was saved', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-ingest-log-'));
     const pipeline = await open(database, dir);
+    // The window lasts 60 s: the hits are durable and their window not written when the log is copied.
     const hits = await record(pipeline, 'lagging.example', 18);
-    // The log as it stands with the hits durable and their window not written (it lasts 60 s).
-    const snapshot = mkdtempSync(join(tmpdir(), 'tally-ingest-log-snapshot-'));
-    cpSync(dir, snapshot, { recursive: true });
-    await pipeline.close();
-    await expectExactly('lagging.example', hits);
-    // A crash after the window's write, before its checkpoint and the deletion of its segment: the log as before.
-    rmSync(dir, { recursive: true });
-    cpSync(snapshot, dir, { recursive: true });
-
-    const restarted = await open(database, dir);
-    await restarted.drain();
-    await expectExactly('lagging.example', hits);
+    const restarted = await replayWrittenWindow(
+      pipeline,
+      dir,
+      (again) => open(database, again),
+      () => expectExactly('lagging.example', hits),
+    );
     // Later hits go on under the next window numbers.
     const more = await record(restarted, 'lagging.example', 5);
     await restarted.drain();

@@ -6,7 +6,7 @@
  * pipelines (two instances) advancing the same visits in turn, each with its own cache of session states, and when
  * a keyed request's flush fails at any of its write commands and a retry re-drives it.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Document } from 'mongodb';
@@ -25,6 +25,7 @@ import { TopPagesQuery } from '../../src/query/TopPagesQuery';
 import { TopPagesOrder } from '../../src/query/TopPagesOrder';
 import { exactlyOnceStack, LEASE_MS } from '../support/exactlyOnceStack';
 import { Faults, faultyDatabase } from '../support/faultyDatabase';
+import { replayWrittenWindow } from '../support/replayWrittenWindow';
 import { sessionise } from '../support/sessionise';
 import type { OracleCounts, OracleHit } from '../support/sessionise';
 import { connectTestDatabase } from '../support/testDatabase';
@@ -230,19 +231,14 @@ describe('visits', () => {
     const pipeline = await open(database, dir);
     const hits = traffic(site);
     for (const hit of hits) await pipeline.ingest.recordHit(input(hit));
-    const snapshot = mkdtempSync(join(tmpdir(), 'tally-visits-snapshot-'));
-    cpSync(dir, snapshot, { recursive: true });
-    await pipeline.close();
-    await expectSessionised(site, hits);
-    rmSync(dir, { recursive: true });
-    cpSync(snapshot, dir, { recursive: true });
-
-    const restarted = await open(database, dir);
-    await restarted.drain();
-    await expectSessionised(site, hits);
+    const restarted = await replayWrittenWindow(
+      pipeline,
+      dir,
+      (again) => open(database, again),
+      () => expectSessionised(site, hits),
+    );
     await restarted.close();
     rmSync(dir, { recursive: true, force: true });
-    rmSync(snapshot, { recursive: true, force: true });
   });
 
   it('expires sessions after the timeout: the sweep (or TTL index) deletes only expired ones', async () => {

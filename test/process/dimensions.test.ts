@@ -8,8 +8,6 @@
  * written, and afterwards no raw address, User-Agent, referrer or visitor id is anywhere in the database. The
  * beacon and the importer: dimensionsBeacon.test.ts and dimensionsImport.test.ts.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { seededRandom } from '../../bench/shared/random';
 import {
   BROWSER_NAMES,
@@ -27,12 +25,13 @@ import type { Breakdowns } from '../support/dimensionBreakdowns';
 import { embeddedDatabaseUri } from '../support/embeddedDatabaseUri';
 import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
+import { keyedDataDir, keyedEnv, stopAndRemove } from '../support/keyedDataDir';
 import { distinctVisitors, recountBreakdown, recountDays, sumHits, within } from '../support/recountHits';
 import type { DimensionValues, SentHit } from '../support/recountHits';
-import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
+import { assertBuilt, startServer, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
 import { storedRaws, storedText } from '../support/storedText';
-import { bearer, KEYS_JSON, SECRETS } from '../support/testKeys';
+import { bearer, SECRETS } from '../support/testKeys';
 
 const DAY = 86_400_000;
 const SHOP = 'shop.example';
@@ -226,19 +225,13 @@ async function sendMutations(): Promise<void> {
 
 beforeAll(async () => {
   assertBuilt();
-  dataDir = temporaryDataDir('dimensions');
-  fs.writeFileSync(path.join(dataDir, 'keys.json'), KEYS_JSON);
-  server = startServer({ TALLY_DATA_DIR: dataDir, TALLY_KEYS_FILE: path.join(dataDir, 'keys.json') });
+  dataDir = keyedDataDir('dimensions');
+  server = startServer(keyedEnv(dataDir));
   base = await waitUntilServing(server);
   await sendMutations();
 }, 120_000);
 
-afterAll(async () => {
-  if (server && server.child.exitCode === null && server.child.signalCode === null) {
-    expect(await stopWith(server, 'SIGTERM')).toBe(0);
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopAndRemove(server, dataDir));
 
 describe('dimensions from the mutations: raw referrers, User-Agents, addresses and UTM parameters', () => {
   it("breaks the site's hits down by every dimension as recounted, with visitors per browser, OS and device", async () => {

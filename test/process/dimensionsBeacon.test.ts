@@ -7,8 +7,6 @@
  * the current period's is kept, a restart keeps it, and a new period counts a returning person again. Afterwards no raw address,
  * User-Agent or referrer is anywhere in the database. (The same beacon from a page in Chromium: test/browser.)
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Binary, MongoClient } from 'mongodb';
 import {
   BOT_USER_AGENTS,
@@ -25,12 +23,13 @@ import { expectBreakdowns, readBreakdowns } from '../support/dimensionBreakdowns
 import { embeddedDatabaseUri } from '../support/embeddedDatabaseUri';
 import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
+import { keyedDataDir, keyedEnv, stopAndRemove } from '../support/keyedDataDir';
 import { distinctVisitors, recountSpans, sumHits } from '../support/recountHits';
 import type { SentHit } from '../support/recountHits';
-import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
+import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
 import { storedRaws, storedText } from '../support/storedText';
-import { ALLOWED_ORIGIN, bearer, KEYS_JSON, SECRETS, SITE_KEY } from '../support/testKeys';
+import { ALLOWED_ORIGIN, bearer, SECRETS, SITE_KEY } from '../support/testKeys';
 import { waitFor } from '../support/waitFor';
 
 const DAY = 86_400_000;
@@ -43,8 +42,7 @@ let base: string;
 
 function start(env: Record<string, string> = {}): ServerProcess {
   return startServer({
-    TALLY_DATA_DIR: dataDir,
-    TALLY_KEYS_FILE: path.join(dataDir, 'keys.json'),
+    ...keyedEnv(dataDir),
     TRUST_PROXY: 'true',
     // The salt sweep runs at this interval too.
     SWEEP_INTERVAL_MS: '1000',
@@ -58,18 +56,12 @@ function graphql<T>(query: string, variables: Record<string, unknown> = {}): Pro
 
 beforeAll(async () => {
   assertBuilt();
-  dataDir = temporaryDataDir('beacon');
-  fs.writeFileSync(path.join(dataDir, 'keys.json'), KEYS_JSON);
+  dataDir = keyedDataDir('beacon');
   server = start();
   base = await waitUntilServing(server);
 }, 120_000);
 
-afterAll(async () => {
-  if (server && server.child.exitCode === null && server.child.signalCode === null) {
-    expect(await stopWith(server, 'SIGTERM')).toBe(0);
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopAndRemove(server, dataDir));
 
 /** One beacon as a browser on ALLOWED_ORIGIN sends it, through a proxy that sets X-Forwarded-For. */
 interface BeaconInput {

@@ -5,13 +5,12 @@
  * recordHitColumns, a keyed request sent twice, and the beacon; read back through events, properties, conversions
  * and breakdown(event:) against an independent recount. After a restart on the same data the counts are the same.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
-import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
+import { keyedDataDir, keyedEnv, stopAndRemove } from '../support/keyedDataDir';
+import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
-import { bearer, KEYS_JSON, SECRETS } from '../support/testKeys';
+import { bearer, SECRETS } from '../support/testKeys';
 import { waitFor } from '../support/waitFor';
 
 const SITE = 'shop.example';
@@ -33,8 +32,7 @@ const gql = async <T>(query: string, variables: Record<string, unknown> = {}): P
 
 async function start(): Promise<void> {
   server = startServer({
-    TALLY_DATA_DIR: dataDir,
-    TALLY_KEYS_FILE: path.join(dataDir, 'keys.json'),
+    ...keyedEnv(dataDir),
     INGEST_ACK: 'log',
     FLUSH_WINDOW_MS: '100',
   });
@@ -73,8 +71,7 @@ const EXPECTED_EVENTS = [
 
 beforeAll(async () => {
   assertBuilt();
-  dataDir = temporaryDataDir('events');
-  fs.writeFileSync(path.join(dataDir, 'keys.json'), KEYS_JSON);
+  dataDir = keyedDataDir('events');
   await start();
   const at = iso(DAY + 3_600_000);
   const every = {
@@ -132,12 +129,7 @@ beforeAll(async () => {
   });
 }, 180_000);
 
-afterAll(async () => {
-  if (server && server.child.exitCode === null && server.child.signalCode === null) {
-    expect(await stopWith(server, 'SIGTERM')).toBe(0);
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopAndRemove(server, dataDir));
 
 function expectRecount(read: Read): void {
   expect(read.events.edges.map((e) => [e.node.value, e.node.hits])).toEqual(EXPECTED_EVENTS);

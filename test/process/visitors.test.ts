@@ -7,7 +7,6 @@
  * visitor secret, so a known person stays one person. Bad visitor ids are refused naming field and row, with nothing
  * written; and no visitor id sent is anywhere in the database afterwards.
  */
-import fs from 'node:fs';
 import { Binary, MongoClient } from 'mongodb';
 import { seededRandom } from '../../bench/shared/random';
 import { relativeStandardError } from '../../src/domain/visitors/relativeStandardError';
@@ -24,6 +23,7 @@ import {
   sumHits,
   within,
 } from '../support/recountHits';
+import { stopAndRemove } from '../support/keyedDataDir';
 import type { SentHit } from '../support/recountHits';
 import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
@@ -171,12 +171,7 @@ beforeAll(async () => {
   await sendHistory();
 }, 180_000);
 
-afterAll(async () => {
-  if (server && server.child.exitCode === null && server.child.signalCode === null) {
-    expect(await stopWith(server, 'SIGTERM')).toBe(0);
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopAndRemove(server, dataDir));
 
 interface Point {
   t: string;

@@ -14,11 +14,12 @@ import { startCliChild } from '../support/builtCli';
 import { embeddedDatabaseUri } from '../support/embeddedDatabaseUri';
 import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
+import { keyedDataDir, keyedEnv, stopAndRemove } from '../support/keyedDataDir';
 import { sessionise } from '../support/sessionise';
 import type { OracleCounts, OracleHit } from '../support/sessionise';
-import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
+import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
-import { ALLOWED_ORIGIN, bearer, KEYS_JSON, SECRETS, SITE_KEY } from '../support/testKeys';
+import { ALLOWED_ORIGIN, bearer, SECRETS, SITE_KEY } from '../support/testKeys';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -40,8 +41,7 @@ function graphql<T>(query: string, variables: Record<string, unknown> = {}): Pro
 
 function start(): ServerProcess {
   return startServer({
-    TALLY_DATA_DIR: dataDir,
-    TALLY_KEYS_FILE: path.join(dataDir, 'keys.json'),
+    ...keyedEnv(dataDir),
     FLUSH_WINDOW_MS: '200',
     TRUST_PROXY: 'true',
   });
@@ -191,18 +191,12 @@ async function recordHits(hits: readonly OracleHit[], idempotencyKey?: string): 
 
 beforeAll(async () => {
   assertBuilt();
-  dataDir = temporaryDataDir('visits');
-  fs.writeFileSync(path.join(dataDir, 'keys.json'), KEYS_JSON);
+  dataDir = keyedDataDir('visits');
   server = start();
   base = await waitUntilServing(server);
 }, 120_000);
 
-afterAll(async () => {
-  if (server && server.child.exitCode === null && server.child.signalCode === null) {
-    expect(await stopWith(server, 'SIGTERM')).toBe(0);
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopAndRemove(server, dataDir));
 
 describe('visits on the built server', () => {
   it('from the mutations, across a keyed retry and a SIGKILL, equal an independent sessionisation', async () => {
