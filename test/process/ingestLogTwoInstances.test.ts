@@ -6,19 +6,36 @@
  * The database is the test run's own server (MONGODB_URI from jest's global setup). Not on FerretDB 1.x: its update
  * reads the document and writes it back in two steps, so two processes writing one document lose updates (tally's
  * one-writer turns hold within a process only). Run here, 1 run in 8 lost one document's window (60 of 480 hits);
- * several instances need MongoDB (docs/design.md). Where jest's server is a mongod it runs.
+ * several instances need MongoDB (docs/design.md). Where jest's server is a mongod it runs. To run it against another
+ * server anyway (a FerretDB of your own, to see how often it holds there), set MONGODB_URI: jest then starts no server
+ * and does not know its engine.
+ *
+ * Visits (issue 29): visitors' hits alternate between the two instances in time order per visitor, so each instance
+ * advances sessions the other wrote; the figures read back equal an independent sessionisation and a single-server
+ * run of the same input on a database of its own.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seededRandom } from '../../bench/shared/random';
 import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
+import type { OracleHit } from '../support/sessionise';
+import { approximately, readVisits, sessionisedVisits } from '../support/visitReadout';
+import type { GraphqlCall, VisitReadout } from '../support/visitReadout';
+import { waitFor } from '../support/waitFor';
 
 const AT = '2026-04-02T09:00:00.000Z';
 const PAGES = ['/a', '/b', '/c'];
 const RECORD_HITS = `mutation Record($hits: [HitInput!]!, $key: String) {
   recordHits(hits: $hits, idempotencyKey: $key) { accepted total }
 }`;
+
+const VISIT_TIMEOUT_MINUTES = 30;
+const TIMEOUT_MS = VISIT_TIMEOUT_MINUTES * 60_000;
+const VISIT_PAGES = ['/', '/pricing', '/docs', '/blog'];
+/** Two UTC days: visits late on the first, some running past midnight. */
+const VISIT_RANGE = { from: '2026-04-02T00:00:00.000Z', to: '2026-04-04T00:00:00.000Z' };
 
 const servers: ServerProcess[] = [];
 let database: string;
@@ -35,17 +52,18 @@ afterEach(async () => {
   await Promise.all(servers.filter((s) => s.child.exitCode === null).map((s) => stopWith(s, 'SIGKILL')));
 });
 
-async function start(logDir: string): Promise<ServerProcess> {
+async function start(logDir: string, db = database): Promise<ServerProcess> {
   const uri = process.env.MONGODB_URI;
   if (!uri) throw new Error('MONGODB_URI is not set: run the tests through jest');
   const server = startServer({
     MONGODB_URI: uri,
-    MONGODB_DB: database,
+    MONGODB_DB: db,
     INGEST_ACK: 'log',
     INGEST_LOG_DIR: logDir,
     FLUSH_WINDOW_MS: '200',
     NODE_ENV: 'production',
     RATE_LIMIT_PER_ADDRESS: '0',
+    VISIT_TIMEOUT_MINUTES: String(VISIT_TIMEOUT_MINUTES),
   });
   servers.push(server);
   await waitUntilServing(server);
@@ -88,6 +106,96 @@ async function storedTotals(target: ServerProcess, site: string): Promise<Map<st
   const reply = await target.graphql<Record<string, { total: number }>>(`{ ${fields} }`);
   expect(reply.body.errors).toBeUndefined();
   return new Map(PAGES.map((page, i) => [page, reply.body.data?.[`p${i}`]?.total ?? 0] as [string, number]));
+}
+
+/**
+ * Per visitor, its hits in time order: pageviews seconds to 20 minutes apart, a gap of exactly the timeout (a new
+ * visit) and gaps over it, starting in the evening so that some visits run past midnight (they stay the first day's).
+ */
+function visitorHits(site: string): OracleHit[][] {
+  const random = seededRandom(29);
+  return Array.from({ length: 6 }, (_, v) => {
+    let at = Date.parse(VISIT_RANGE.from) + (21 * 60 + v * 25 + Math.floor(random() * 20)) * 60_000;
+    return Array.from({ length: 9 }, (_, i) => {
+      const hit = {
+        site,
+        page: VISIT_PAGES[Math.floor(random() * VISIT_PAGES.length)] as string,
+        at,
+        visitor: `v${v}`,
+      };
+      if (v === 0 && i === 1) at += TIMEOUT_MS;
+      else if (i % 3 === 2) at += TIMEOUT_MS + Math.floor(random() * 90) * 60_000;
+      else at += 1_000 + Math.floor(random() * 20 * 60_000);
+      return hit;
+    });
+  });
+}
+
+const asInput = (hit: OracleHit) => ({
+  site: hit.site,
+  page: hit.page,
+  at: new Date(hit.at).toISOString(),
+  visitor: hit.visitor,
+});
+
+async function recordVisits(target: ServerProcess, hits: readonly OracleHit[], key?: string): Promise<unknown> {
+  const reply = await target.graphql(RECORD_HITS, { hits: hits.map(asInput), key });
+  expect(reply.body).toEqual({ data: { recordHits: { accepted: hits.length, total: hits.length } } });
+  return reply.body;
+}
+
+async function siteHits(target: ServerProcess, site: string): Promise<number> {
+  const reply = await target.graphql<{ siteStats: { total: number } }>(
+    `query ($site: String!, $range: TimeRangeInput!) { siteStats(site: $site, range: $range, granularity: DAY) { total } }`,
+    { site, range: VISIT_RANGE },
+  );
+  expect(reply.body.errors).toBeUndefined();
+  return reply.body.data?.siteStats.total ?? 0;
+}
+
+/**
+ * Sends round after round, the i-th hit of every visitor in round i; visitor v's goes to instance (v + i) mod n, so a
+ * visitor alternates between them. One request per instance and round, at once; a round's hits are written (the
+ * logs' windows flushed) before the next round goes, so a visitor's next hit finds the session its previous hit
+ * left, whichever instance wrote it. In round 3 the first instance's request is keyed and retried on the next one,
+ * which must answer the same and count nothing again.
+ */
+async function sendRounds(
+  site: string,
+  visitors: readonly OracleHit[][],
+  instances: readonly ServerProcess[],
+): Promise<void> {
+  const [first, next] = [instances[0], instances[1 % instances.length]] as [ServerProcess, ServerProcess];
+  const rounds = Math.max(...visitors.map((hits) => hits.length));
+  let sent = 0;
+  for (let round = 0; round < rounds; round++) {
+    const batches = new Map<ServerProcess, OracleHit[]>();
+    visitors.forEach((hits, v) => {
+      const hit = hits[round];
+      const target = instances[(v + round) % instances.length] as ServerProcess;
+      if (hit !== undefined) batches.set(target, [...(batches.get(target) ?? []), hit]);
+    });
+    const requests = [...batches].map(async ([target, hits]) => {
+      if (round !== 3 || target !== first) {
+        await recordVisits(target, hits);
+        return;
+      }
+      const key = `${site}-round-3`;
+      const answer = await recordVisits(first, hits, key);
+      expect(await recordVisits(next, hits, key)).toEqual(answer);
+    });
+    await Promise.all(requests);
+    sent += [...batches.values()].reduce((n, hits) => n + hits.length, 0);
+    await waitFor(() => siteHits(first, site), {
+      what: `round ${round}: ${sent} hits of ${site} written`,
+      timeoutMs: 30_000,
+      until: (stored) => stored === sent,
+    });
+  }
+}
+
+function readerOf(target: ServerProcess): GraphqlCall {
+  return (query, variables) => target.graphql(query, variables);
 }
 
 // A skip states its reason in the summary.
@@ -150,6 +258,28 @@ const severalWriters = process.env.TALLY_TEST_ENGINE !== 'ferretdb';
         expect(stored.get(page)).toBeLessThanOrEqual(tally.sent.get(page) ?? 0);
       }
       await stopWith(reader, 'SIGTERM');
+    });
+    it('give the visit figures of one instance and of the sessionisation when visitors alternate between them', async () => {
+      const site = 'visits.example';
+      const visitors = visitorHits(site);
+      const [one, two] = [await start(logDir('visits-one')), await start(logDir('visits-two'))] as [
+        ServerProcess,
+        ServerProcess,
+      ];
+      await sendRounds(site, visitors, [one, two]);
+      const shared = await readVisits(readerOf(one), site, VISIT_RANGE, VISIT_PAGES);
+
+      const solo = await start(logDir('visits-solo'), `${database}_solo`);
+      await sendRounds(site, visitors, [solo]);
+      const alone: VisitReadout = await readVisits(readerOf(solo), site, VISIT_RANGE, VISIT_PAGES);
+
+      const oracle = sessionisedVisits(visitors.flat(), TIMEOUT_MS, VISIT_RANGE, VISIT_PAGES);
+      expect(oracle.site.visits).toBeGreaterThan(visitors.length);
+      expect(oracle.days.map((day) => day.visits)).not.toContain(0);
+      expect(shared).toEqual(approximately(oracle));
+      expect(alone).toEqual(approximately(oracle));
+      expect(shared).toEqual(alone);
+      await Promise.all([one, two, solo].map((server) => stopWith(server, 'SIGTERM')));
     });
   },
 );

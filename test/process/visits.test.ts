@@ -16,10 +16,12 @@ import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
 import { keyedDataDir, keyedEnv, stopAndRemove } from '../support/keyedDataDir';
 import { sessionise } from '../support/sessionise';
-import type { OracleCounts, OracleHit } from '../support/sessionise';
+import type { OracleHit } from '../support/sessionise';
 import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
 import { ALLOWED_ORIGIN, bearer, SECRETS, SITE_KEY } from '../support/testKeys';
+import { approximately, FIGURE_FIELDS, readVisits, sessionisedVisits } from '../support/visitReadout';
+import type { Figures } from '../support/visitReadout';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -72,104 +74,9 @@ function traffic(site: string, seed: number): OracleHit[] {
   return hits.filter((hit) => hit.at < FROM + DAYS * DAY).sort((a, b) => a.at - b.at);
 }
 
-interface Figures {
-  visits: number | null;
-  bounceRate: number | null;
-  visitDuration: number | null;
-  viewsPerVisit: number | null;
-}
-
-/** What the API must say for counters `c`: a site's figures over its visits, a page's over the visits entered there. */
-function figures(c: OracleCounts | undefined, site: boolean): Figures {
-  const counts = c ?? { visits: 0, bounces: 0, seconds: 0, pageviews: 0, entries: 0, exits: 0 };
-  const entered = site ? counts.visits : counts.entries;
-  return entered === 0
-    ? { visits: counts.visits, bounceRate: null, visitDuration: null, viewsPerVisit: null }
-    : {
-        visits: counts.visits,
-        bounceRate: counts.bounces / entered,
-        visitDuration: counts.seconds / entered,
-        viewsPerVisit: counts.pageviews / entered,
-      };
-}
-
-const FIELDS = 'visits bounceRate visitDuration viewsPerVisit';
-
 async function expectVisits(site: string, hits: readonly OracleHit[]): Promise<void> {
-  const whole = sessionise(hits, TIMEOUT);
-  const reply = await graphql<{
-    siteStats: Figures & { points: Array<Figures & { t: string }> };
-    [page: string]: unknown;
-  }>(
-    `query ($site: String!, $range: TimeRangeInput!) {
-      siteStats(site: $site, range: $range, granularity: DAY) { ${FIELDS} points { t ${FIELDS} } }
-      ${PAGES.map((page, i) => `p${i}: pageStats(site: $site, page: "${page}", range: $range, granularity: DAY) { ${FIELDS} }`).join('\n')}
-      entries: topPages(site: $site, range: $range, by: ENTRIES, first: 10) { edges { node { page hits } } }
-      exits: topPages(site: $site, range: $range, by: EXITS, first: 10) { edges { node { page hits } } }
-    }`,
-    { site, range: RANGE },
-  );
-  expect(reply.body.errors).toBeUndefined();
-  const data = reply.body.data as Record<string, unknown> & {
-    siteStats: Figures & { points: Array<Figures & { t: string }> };
-  };
-  const { points, ...range } = data.siteStats;
-  expect(range).toEqual(closeTo(figures(whole.get(''), true)));
-  // Per day: the visits that started that day (a visit belongs to its first hit's day).
-  for (const point of points) {
-    const start = Date.parse(point.t);
-    const started = new Set(
-      [...visitStarts(hits)].filter(([, at]) => at >= start && at < start + DAY).map(([key]) => key),
-    );
-    const day = sessionise(
-      hits.filter((hit) => started.has(visitKeyOf(hits, hit))),
-      TIMEOUT,
-    );
-    const { t: _t, ...shown } = point;
-    expect({ day: point.t, ...shown }).toEqual({ day: point.t, ...closeTo(figures(day.get(''), true)) });
-  }
-  PAGES.forEach((page, i) => {
-    expect({ page, ...(data[`p${i}`] as Figures) }).toEqual({ page, ...closeTo(figures(whole.get(page), false)) });
-  });
-  for (const [by, field] of [
-    ['entries', 'entries'],
-    ['exits', 'exits'],
-  ] as const) {
-    const shown = (data[by] as { edges: Array<{ node: { page: string; hits: number } }> }).edges.map((e) => e.node);
-    const want = PAGES.map((page) => ({ page, hits: whole.get(page)?.[field] ?? 0 }))
-      .filter((row) => row.hits > 0)
-      .sort((a, b) => b.hits - a.hits || (a.page < b.page ? -1 : 1));
-    expect({ by, shown }).toEqual({ by, shown: want });
-  }
-}
-
-/** Rates as the API computes them: the same division, compared to 9 digits. */
-function closeTo(expected: Figures): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(expected)) {
-    out[key] = typeof value === 'number' && !Number.isInteger(value) ? expect.closeTo(value, 9) : value;
-  }
-  return out;
-}
-
-/** Each visit (by its first hit's key) and its start. */
-function visitStarts(hits: readonly OracleHit[]): Map<string, number> {
-  const starts = new Map<string, number>();
-  for (const hit of hits) {
-    const key = visitKeyOf(hits, hit);
-    if (!starts.has(key)) starts.set(key, hit.at);
-  }
-  return starts;
-}
-
-/** The visit a hit belongs to: its visitor and the start of its run of hits with gaps under the timeout. */
-function visitKeyOf(hits: readonly OracleHit[], hit: OracleHit): string {
-  const own = hits.filter((h) => h.site === hit.site && h.visitor === hit.visitor).sort((a, b) => a.at - b.at);
-  let start = (own[0] as OracleHit).at;
-  for (let i = 1; i < own.length && (own[i] as OracleHit).at <= hit.at; i += 1) {
-    if ((own[i] as OracleHit).at - (own[i - 1] as OracleHit).at >= TIMEOUT) start = (own[i] as OracleHit).at;
-  }
-  return `${hit.visitor}@${start}`;
+  const read = await readVisits(graphql, site, RANGE, PAGES);
+  expect(read).toEqual(approximately(sessionisedVisits(hits, TIMEOUT, RANGE, PAGES)));
 }
 
 async function recordHits(hits: readonly OracleHit[], idempotencyKey?: string): Promise<void> {
@@ -218,7 +125,7 @@ describe('visits on the built server', () => {
     // GET /export carries the same figures per bucket.
     const points = await graphql<{ siteStats: { points: Array<Figures & { t: string }> } }>(
       `query ($site: String!, $range: TimeRangeInput!) {
-        siteStats(site: $site, range: $range, granularity: DAY) { points { t ${FIELDS} } }
+        siteStats(site: $site, range: $range, granularity: DAY) { points { t ${FIGURE_FIELDS} } }
       }`,
       { site, range: RANGE },
     );
