@@ -12,7 +12,8 @@
  *
  * Visits (issue 29): visitors' hits alternate between the two instances in time order per visitor, so each instance
  * advances sessions the other wrote; the figures read back equal an independent sessionisation and a single-server
- * run of the same input on a database of its own.
+ * run of the same input on a database of its own. Against a FerretDB 1.24 it passed 13 runs in 15; the other two lost
+ * page counters (visits, exits) to the other process's updates of the same documents.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
