@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Binary } from 'mongodb';
 import type { Document } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
 import type { HitInputFields } from '../../src/domain/Hit';
@@ -26,6 +27,7 @@ import { TopPagesOrder } from '../../src/query/TopPagesOrder';
 import { exactlyOnceStack, LEASE_MS } from '../support/exactlyOnceStack';
 import { Faults, faultyDatabase } from '../support/faultyDatabase';
 import { replayWrittenWindow } from '../support/replayWrittenWindow';
+import { readableJson } from '../support/readableJson';
 import { sessionise } from '../support/sessionise';
 import type { OracleCounts, OracleHit } from '../support/sessionise';
 import { connectTestDatabase } from '../support/testDatabase';
@@ -272,11 +274,57 @@ describe('visits', () => {
     expect((await store.read(['new-session'])).get('new-session')?.version).toBe(writeVersion(lane));
   });
 
+  it('reads a state stored as a tree by earlier versions, and stores states as one binary value', async () => {
+    const store = new VisitSessionStore(database, { keepMs: TIMEOUT_MS });
+    const dimensions = {
+      source: 'Google',
+      utmSource: '',
+      utmMedium: '',
+      utmCampaign: '',
+      browser: 'Chrome',
+      os: 'Linux',
+      device: 'Desktop',
+      country: 'DE',
+    };
+    const tree = { s: NOW, l: NOW + 5_000, e: '/in', x: '/out', n: 2, b: false, d: dimensions, g: [7, 8] };
+    await database.db.collection<Document>(VISIT_SESSIONS_COLLECTION).insertOne({
+      _id: 'tree-session' as never,
+      w: 'old:1',
+      z: tree,
+      o: { old: { q: 1, p: null } },
+      x: new Date(NOW),
+    });
+    const read = (await store.read(['tree-session'])).get('tree-session');
+    const state = { start: NOW, last: NOW + 5_000, entry: '/in', exit: '/out', views: 2, bounced: false };
+    expect(read?.state).toEqual({ ...state, dimensions, seen: [7, 8] });
+    expect(read?.outbox.get('old')).toEqual({ seq: 1, before: undefined });
+
+    const next = { ...state, last: NOW + 9_000, views: 3, dimensions, seen: [7, 8, 9] };
+    const lane = { lane: 'binary-test', seq: 4 };
+    const lost = await store.write(
+      [{ id: 'tree-session', expected: 'old:1', state: next, before: read?.state }],
+      { mark: lane, guards: [lane] },
+      writeVersion(lane),
+      NOW,
+    );
+    expect([...lost]).toEqual([]);
+    const stored = await database.db
+      .collection<Document>(VISIT_SESSIONS_COLLECTION)
+      .findOne({ _id: 'tree-session' as never });
+    expect(stored?.z).toBeInstanceOf(Binary);
+    expect(stored?.o?.[lane.lane]?.p).toBeInstanceOf(Binary);
+    const again = (await store.read(['tree-session'])).get('tree-session');
+    expect(again?.state).toEqual(next);
+    expect(again?.outbox.get(lane.lane)).toEqual({ seq: 4, before: read?.state });
+  });
+
   it('keeps sessions by an opaque hash, without the site or the visitor id', async () => {
     const sessions = await database.db.collection(VISIT_SESSIONS_COLLECTION).find({}).toArray();
     expect(sessions.length).toBeGreaterThan(0);
-    const text = JSON.stringify(sessions);
-    expect(text).not.toContain('person-');
-    expect(text).not.toContain('database.example');
+    // States are BSON in binaries: search what they hold, not their base64.
+    const text = readableJson(sessions);
+    expect(text.includes('"/p')).toBe(true);
+    expect(text.includes('person-')).toBe(false);
+    expect(text.includes('database.example')).toBe(false);
   });
 });
