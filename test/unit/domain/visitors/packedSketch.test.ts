@@ -34,6 +34,18 @@ describe('VisitorSketch packed', () => {
     expect(packed.length).toBe(length);
   });
 
+  it.each([
+    ['sparse into sparse', 11, 11, 40, 60],
+    ['dense into sparse', 11, 11, 5_000, 30],
+    ['a finer sketch, folded', 11, 13, 3_000, 800],
+  ])('merges packed bytes in place as merging the unpacked sketch does: %s', (_, precision, packedAt, a, b) => {
+    const into = sketchOf(precision, 5, 0, a);
+    const other = sketchOf(packedAt, 6, 0, b);
+    const expected = words(VisitorSketch.empty(precision).merge(into).merge(other));
+    expect(words(into.mergePacked(other.toPacked()))).toEqual(expected);
+    if (packedAt < 13) expect(() => VisitorSketch.empty(13).mergePacked(other.toPacked())).toThrow(RangeError);
+  });
+
   it('reads a finer packed sketch as its fold, and merges with stored fields as the union', () => {
     const fine = sketchOf(13, 2, 0, 5_000);
     expect(words(VisitorSketch.fromPacked(fine.toPacked(), 11))).toEqual(words(fine.fold(11)));
