@@ -1,7 +1,7 @@
 /**
  * The bytes of a page digest (pageDigests, issue 28): every page of one site-day or site-month with its hits and
  * its packed visitor sketch (VisitorSketch.toPacked), in one binary value. One value, not a field per page: FerretDB
- * 1.x builds and encodes a value per field it returns, and a digest of 200 pages read as 400 fields cost 2.5× the
+ * 1.x builds and encodes a value per field it returns, and a digest of 200 pages read as 400 fields took 2.4–2.7× the
  * same bytes as one binary (docs/benchmarks/events.md). Layout: a version byte, then per page the varint length of
  * its UTF-8 path, the path, its hits as a varint, the varint length of its sketch and the sketch. Pure.
  */
