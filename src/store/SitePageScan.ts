@@ -19,7 +19,8 @@ import type { PackedSketch, StoredSketch } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
 import { dailyDocumentId } from './dailyStats';
 import { monthlyDocumentId } from './monthlyStats';
-import { startOfMonth } from '../time/buckets';
+import { DAY_MS, startOfMonth } from '../time/buckets';
+import type { CompactedLevel } from './compactPastPeriods';
 import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
 import { findByIdList } from './findByIdList';
 import { completeRollup } from './PageRollup';
@@ -73,7 +74,14 @@ export class SitePageScan {
   private readonly digests: Collection<PageDigestDocument>;
   private readonly reads: DocumentReads;
 
-  constructor(database: Database) {
+  /** Called for each site total whose period was asked for without a current digest (CompactionNominations). */
+  private readonly onMissingDigest: ((level: CompactedLevel, id: string, start: number) => void) | undefined;
+
+  constructor(
+    database: Database,
+    options: { readonly onMissingDigest?: (level: CompactedLevel, id: string, start: number) => void } = {},
+  ) {
+    this.onMissingDigest = options.onMissingDigest;
     this.daily = dailyCollection(database.db);
     this.monthly = monthlyCollection(database.db);
     this.digests = pageDigestsCollection(database.db);
@@ -182,15 +190,24 @@ export class SitePageScan {
           return undefined;
         }
       };
+      const missing = (level: CompactedLevel, start: number): void =>
+        this.onMissingDigest?.(level, pageDigestId(site, level === 'daily' ? 'day' : 'month', start), start);
       for (const day of periods.days) {
         const counts = monthDaily.get(startOfMonth(day));
         if (counts === undefined) continue;
         const entries = counts[new Date(day).getUTCDate()] ? read(pageDigestId(site, 'day', day)) : [];
         if (entries !== undefined) days.set(day, entries);
+        else missing('daily', day);
       }
       for (const month of periods.months) {
         const entries = read(pageDigestId(site, 'month', month));
-        if (entries !== undefined) months.set(month, entries);
+        if (entries !== undefined) {
+          months.set(month, entries);
+        } else if (monthDaily.has(month)) {
+          // A month's digest is made of its days': they are nominated with it.
+          for (let day = month; startOfMonth(day) === month; day += DAY_MS) missing('daily', day);
+          missing('monthly', month);
+        }
       }
       return { days, months };
     } catch (error) {

@@ -227,6 +227,26 @@ describe('page goals', () => {
       expect(answer.map((c) => c.events)).toEqual(recount([...traffic(site), late]));
     });
 
+    it('nominates the closed periods it finds without a current digest, a month with its days', async () => {
+      const site = 'digests-nominated';
+      await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 10_000 }) });
+      const nominated: string[] = [];
+      const nominating = new SitePageScan(database, {
+        onMissingDigest: (level, id) => nominated.push(`${level} ${id}`),
+      });
+      const periods = { days: [FROM, FROM + DAY], months: [MARCH] };
+      await nominating.pageDigests(site, periods);
+      expect(nominated).toHaveLength(2 + 31 + 1);
+      expect(nominated.slice(0, 2)).toEqual(['daily 20260226/digests-nominated', 'daily 20260227/digests-nominated']);
+      expect(nominated.at(-1)).toBe('monthly 202603/digests-nominated');
+
+      await buildDigests(site);
+      nominated.length = 0;
+      const found = await nominating.pageDigests(site, periods);
+      expect(nominated).toEqual([]);
+      expect([found.days.size, found.months.size]).toEqual([2, 1]);
+    });
+
     it('writes no digest of a day whose page rollup is capped, and reads that day from the pages documents', async () => {
       const site = 'digests-capped';
       await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 2 }) });
