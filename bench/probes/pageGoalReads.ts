@@ -11,8 +11,6 @@
 import { BSON } from 'mongodb';
 import type { Db } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
-import { deriveDimensions } from '../../src/domain/dimensions/deriveDimensions';
-import { splitmix64 } from '../../src/domain/visitors/splitmix64';
 import { loadDimensionSources } from '../../src/ingest/loadDimensionSources';
 import { BreakdownQuery } from '../../src/query/BreakdownQuery';
 import { EventQueries } from '../../src/query/events/EventQueries';
@@ -34,7 +32,7 @@ import { elapsedMs, median } from '../shared/stats';
 import { pagePath } from '../shared/traffic';
 import { serverDimensionCounting } from '../suite/audienceFixtures';
 import { upsertedDocument } from '../suite/counterDocuments';
-import { EVENT_SITE, GOALS } from '../suite/eventFixtures';
+import { audienceHit, EVENT_SITE, GOALS } from '../suite/eventFixtures';
 
 const DAY_MS = 86_400_000;
 const DAYS = 30;
@@ -141,18 +139,9 @@ async function load(db: Db, first: number, pages: number): Promise<string[]> {
       const i = day * HITS_PER_DAY + k;
       const page = pagePath(zipfPick(cdf, unitAt(6006, i)));
       const who = audience.hit(i);
-      batch.add({
-        site: EVENT_SITE,
-        page,
-        at: dayStart + Math.floor(((k + unitAt(6007, i)) * DAY_MS) / HITS_PER_DAY),
-        count: 1,
-        visitor: splitmix64(2829, who.visitorRank),
-        dimensions: deriveDimensions(
-          { referrer: who.referrer, userAgent: who.userAgent, clientIp: who.clientIp, pageUrl: page },
-          who.utm,
-          context,
-        ),
-      });
+      batch.add(
+        audienceHit(who, page, dayStart + Math.floor(((k + unitAt(6007, i)) * DAY_MS) / HITS_PER_DAY), context),
+      );
     }
     await db
       .collection(DAILY_COLLECTION)

@@ -11,6 +11,7 @@
 import { BSON } from 'mongodb';
 import type { Db, Document } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
+import type { Hit } from '../../src/domain/Hit';
 import { deriveDimensions } from '../../src/domain/dimensions/deriveDimensions';
 import type { DimensionContext } from '../../src/domain/dimensions/deriveDimensions';
 import { parsePageGoal } from '../../src/domain/events/pageGoal';
@@ -152,14 +153,10 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
       const who = audience.hit(i);
       const event = eventAt(EVENT_SEED, i);
       batch.add({
-        site: EVENT_SITE,
-        page,
-        at: dayStart + Math.floor(((i - from + unitAt(6007, i)) * DAY_MS) / (to - from)),
-        count: 1,
-        visitor: splitmix64(2829, who.visitorRank),
-        dimensions: deriveDimensions(
-          { referrer: who.referrer, userAgent: who.userAgent, clientIp: who.clientIp, pageUrl: page },
-          who.utm,
+        ...audienceHit(
+          who,
+          page,
+          dayStart + Math.floor(((i - from + unitAt(6007, i)) * DAY_MS) / (to - from)),
           context,
         ),
         ...(event === undefined ? {} : { event: hitEventOf(event) }),
@@ -216,6 +213,27 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
       statsMonth: sizes.statsMonth.summary(),
       eventsMonth: sizes.eventsMonth.summary(),
     },
+  };
+}
+
+/** A pageview of the fixture's site by `who` (AudienceTraffic.hit), with its visitor and every dimension. */
+export function audienceHit(
+  who: ReturnType<AudienceTraffic['hit']>,
+  page: string,
+  at: number,
+  context: DimensionContext,
+): Hit {
+  return {
+    site: EVENT_SITE,
+    page,
+    at,
+    count: 1,
+    visitor: splitmix64(2829, who.visitorRank),
+    dimensions: deriveDimensions(
+      { referrer: who.referrer, userAgent: who.userAgent, clientIp: who.clientIp, pageUrl: page },
+      who.utm,
+      context,
+    ),
   };
 }
 
