@@ -247,6 +247,17 @@ describe('page goals', () => {
       expect([found.days.size, found.months.size]).toEqual([2, 1]);
     });
 
+    it('are written by the compaction job once their periods are over', async () => {
+      const site = 'digests-job';
+      await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 10_000 }) });
+      expect((await compare(site, { from: FROM, to: TO })).calls).toEqual({ byId: 1, scans: 0 });
+
+      await store.compactPastPeriods(Date.parse('2026-04-02T00:00:00Z'));
+      const { answer, fromDocuments, calls } = await compare(site, { from: FROM, to: TO });
+      expect(calls).toEqual({ byId: 0, scans: 0 });
+      expect(answer).toEqual(fromDocuments);
+    });
+
     it('writes no digest of a day whose page rollup is capped, and reads that day from the pages documents', async () => {
       const site = 'digests-capped';
       await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 2 }) });
