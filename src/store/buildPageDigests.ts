@@ -11,6 +11,7 @@
 import type { Collection, Document } from 'mongodb';
 import { dimensionValue } from '../domain/dimensions/dimensionKey';
 import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
+import { encodeCompactSketch, mergeCompactSketch } from '../domain/visitors/compactSketch';
 import { VisitorSketch } from '../domain/visitors/VisitorSketch';
 import { DAY_MS } from '../time/buckets';
 import type { CompactedLevel } from './compactPastPeriods';
@@ -89,7 +90,7 @@ async function dayDigest(sources: DigestSources, id: string): Promise<boolean> {
     const sketch = VisitorSketch.empty(PRECISION);
     if (doc.v !== undefined) sketch.merge(VisitorSketch.fromStoredFields(doc.v as StoredSketch, PRECISION));
     if (doc.vz !== undefined) sketch.mergePacked(doc.vz as PackedSketch);
-    entries.push({ page, hits: doc.daily as number, sketch: sketch.toPacked() });
+    entries.push({ page, hits: doc.daily as number, sketch: encodeCompactSketch(sketch) });
   }
   return write(sources, site, 'day', date.getTime(), total.daily, entries);
 }
@@ -118,10 +119,10 @@ async function monthDigest(sources: DigestSources, id: string): Promise<boolean>
         pages.set(entry.page, page);
       }
       page.hits += entry.hits;
-      page.sketch.mergePacked(entry.sketch);
+      mergeCompactSketch(page.sketch, entry.sketch);
     }
   }
-  const entries = [...pages].map(([page, { hits, sketch }]) => ({ page, hits, sketch: sketch.toPacked() }));
+  const entries = [...pages].map(([page, { hits, sketch }]) => ({ page, hits, sketch: encodeCompactSketch(sketch) }));
   return write(sources, site, 'month', date.getTime(), counts, entries);
 }
 

@@ -1,15 +1,16 @@
 /**
  * The bytes of a page digest (pageDigests, issue 28): every page of one site-day or site-month with its hits and
- * its packed visitor sketch (VisitorSketch.toPacked), in one binary value. One value, not a field per page: FerretDB
+ * its visitor sketch (compactSketch's coding), in one binary value. One value, not a field per page: FerretDB
  * 1.x builds and encodes a value per field it returns, and a digest of 200 pages read as 400 fields took 2.4–2.7× the
  * same bytes as one binary (docs/benchmarks/events.md). Layout: a version byte, then per page the varint length of
  * its UTF-8 path, the path, its hits as a varint, the varint length of its sketch and the sketch. Pure.
  */
+import { readVarint, writeVarint } from '../domain/varint';
 
 export interface PageDigestEntry {
   readonly page: string;
   readonly hits: number;
-  /** Packed sketch bytes (a view into the digest). */
+  /** The sketch, as encodeCompactSketch codes it (a view into the digest). */
   readonly sketch: Uint8Array;
 }
 
@@ -55,33 +56,12 @@ export function decodePageDigest(bytes: Uint8Array): PageDigestEntry[] {
   const entries: PageDigestEntry[] = [];
   const at = { offset: 1 };
   while (at.offset < bytes.length) {
-    const page = decoder.decode(take(bytes, at, readVarint(bytes, at)));
-    const hits = readVarint(bytes, at);
-    const sketch = take(bytes, at, readVarint(bytes, at));
+    const page = decoder.decode(take(bytes, at, readVarint(bytes, at, 'page digest')));
+    const hits = readVarint(bytes, at, 'page digest');
+    const sketch = take(bytes, at, readVarint(bytes, at, 'page digest'));
     entries.push({ page, hits, sketch });
   }
   return entries;
-}
-
-function writeVarint(into: number[], value: number): void {
-  let rest = value;
-  while (rest >= 0x80) {
-    into.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  into.push(rest);
-}
-
-function readVarint(bytes: Uint8Array, at: { offset: number }): number {
-  let value = 0;
-  for (let scale = 1; ; scale *= 0x80) {
-    const byte = bytes[at.offset++];
-    if (byte === undefined || scale > Number.MAX_SAFE_INTEGER) {
-      throw new RangeError(`page digest ends inside a number at byte ${at.offset - 1}`);
-    }
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return value;
-  }
 }
 
 function take(bytes: Uint8Array, at: { offset: number }, length: number): Uint8Array {

@@ -15,6 +15,7 @@ import { parsePage } from '../../domain/parsePage';
 import { parseSite } from '../../domain/parseSite';
 import { SITE_TOTAL_PAGE } from '../../domain/siteTotal';
 import { VISITOR_PRECISION } from '../../domain/visitors/VisitorPrecision';
+import { mergeCompactSketch } from '../../domain/visitors/compactSketch';
 import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
 import { BadUserInputError } from '../../errors/BadUserInputError';
 import { eventDimensionPath, eventNamePaths } from '../../store/eventDocument';
@@ -247,7 +248,8 @@ export class EventQueries {
     for (const piece of pieces) {
       const entries = (piece.level === 'month' ? digests.months : digests.days).get(piece.start);
       if (entries === undefined) rest.push(piece);
-      else for (const entry of entries) add(entry.page, entry.hits, (sketch) => sketch.mergePacked(entry.sketch));
+      else
+        for (const entry of entries) add(entry.page, entry.hits, (sketch) => mergeCompactSketch(sketch, entry.sketch));
     }
     if (rest.length > 0) await this.pageDocumentTotals(span.site, rest, (page) => matching(page).length > 0, add);
     return totals;

@@ -1,11 +1,24 @@
 import fc from 'fast-check';
+import { encodeCompactSketch, mergeCompactSketch } from '../../../../src/domain/visitors/compactSketch';
 import { VisitorSketch } from '../../../../src/domain/visitors/VisitorSketch';
 import { sketchOf } from './sketchOf';
 
 const words = (value: VisitorSketch): number[] => Array.from(value.words);
 
+const codings: ReadonlyArray<[string, (sketch: VisitorSketch) => VisitorSketch]> = [
+  ['packs (toPacked)', (sketch) => VisitorSketch.fromPacked(sketch.toPacked(), sketch.precision)],
+  [
+    'codes (compactSketch)',
+    (sketch) => {
+      const read = VisitorSketch.empty(sketch.precision);
+      mergeCompactSketch(read, encodeCompactSketch(sketch));
+      return read;
+    },
+  ],
+];
+
 describe('VisitorSketch packed', () => {
-  it('reads back what it packs, at every fill from empty to saturated', () => {
+  it.each(codings)('reads back what it %s, at every fill from empty to saturated', (_, roundTrip) => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 13 }),
@@ -13,7 +26,7 @@ describe('VisitorSketch packed', () => {
         fc.integer(),
         (precision, visitors, seed) => {
           const original = sketchOf(precision, seed, 0, visitors);
-          expect(words(VisitorSketch.fromPacked(original.toPacked(), precision))).toEqual(words(original));
+          expect(words(roundTrip(original))).toEqual(words(original));
         },
       ),
       { numRuns: 60 },
