@@ -140,8 +140,8 @@ async function load(db: Db, hits: number, pages: number): Promise<EventDataSet> 
   const data = await loadEventData(db, { hits, pages, now: Date.now() });
   console.log(
     `  ${data.events.toLocaleString('en-US')} of them events; documents ${JSON.stringify(data.documents)}, ` +
-      `loaded in ${(data.loadMs / 1000).toFixed(1)} s; ${data.compactedDocuments} past documents compacted in ` +
-      `${(data.compactMs / 1000).toFixed(1)} s`,
+      `loaded in ${(data.loadMs / 1000).toFixed(1)} s; ${data.compactedDocuments} past documents compacted and ` +
+      `${data.digests} page digests written in ${(data.compactMs / 1000).toFixed(1)} s`,
   );
   return data;
 }

@@ -2,8 +2,9 @@
  * Where a 30-day `conversions` request of the five goals spends its time (issue 28): each read it makes, timed over
  * the driver through tally's own store classes on the stored data (eventFixtures), with the documents and BSON bytes
  * it returns — the event documents of the event goals (and, beside them, their counts alone, without the visitor
- * sketches), the site-day page rollups, the matching pages' documents by id, and the site-day sketches the site's
- * visitors come from. Reads run one after the other, so each time is the read's own.
+ * sketches), the site-day page rollups, the matching pages' documents by id, the page digests that replace both
+ * where current, and the site-day sketches the site's visitors come from. Reads run one after the other, so each
+ * time is the read's own.
  */
 import { BSON } from 'mongodb';
 import type { Document } from 'mongodb';
@@ -16,6 +17,7 @@ import { eventNamePaths } from '../../src/store/eventDocument';
 import { eventsDailyId } from '../../src/store/eventsDaily';
 import { EventStore } from '../../src/store/EventStore';
 import type { PageDate } from '../../src/store/SitePageScan';
+import { pageDigestId, pageDigestsCollection } from '../../src/store/pageDigests';
 import { SitePageScan } from '../../src/store/SitePageScan';
 import { elapsedMs, median } from '../shared/stats';
 import { EVENT_SITE, GOALS } from './eventFixtures';
@@ -77,6 +79,13 @@ export async function timeConversionReads(
         await pages.forEachPageById(EVENT_SITE, { monthly: [], daily: byId }, (doc) => docs.push(doc));
         return docs;
       },
+    ],
+    [
+      `the page digests of the ${days} days (every page's hits and sketch), which replace the two reads above`,
+      () =>
+        pageDigestsCollection(database.db)
+          .find({ _id: { $in: dates.map((day) => pageDigestId(EVENT_SITE, 'day', day)) } })
+          .toArray(),
     ],
     [
       `site-day visitor sketches (${days} documents, v and vz)`,

@@ -11,11 +11,13 @@
 import { BSON } from 'mongodb';
 import type { Db, Document } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
+import type { Hit } from '../../src/domain/Hit';
 import { deriveDimensions } from '../../src/domain/dimensions/deriveDimensions';
 import type { DimensionContext } from '../../src/domain/dimensions/deriveDimensions';
 import { parsePageGoal } from '../../src/domain/events/pageGoal';
 import { splitmix64 } from '../../src/domain/visitors/splitmix64';
 import { loadDimensionSources } from '../../src/ingest/loadDimensionSources';
+import { buildPageDigests } from '../../src/store/buildPageDigests';
 import { compactPastPeriods } from '../../src/store/compactPastPeriods';
 import type { CompactedLevel } from '../../src/store/compactPastPeriods';
 import { CounterBatch } from '../../src/store/CounterBatch';
@@ -24,6 +26,7 @@ import { EventCounting } from '../../src/store/EventCounting';
 import { EVENTS_DAILY_COLLECTION } from '../../src/store/eventsDaily';
 import { EVENTS_MONTHLY_COLLECTION } from '../../src/store/eventsMonthly';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
+import { pageDigestsCollection } from '../../src/store/pageDigests';
 import { monthKey } from '../../src/time/buckets';
 import { PageRollup } from '../../src/store/PageRollup';
 import type { PendingUpdates } from '../../src/store/PendingUpdates';
@@ -87,6 +90,8 @@ export interface EventDataSet {
   readonly documents: Readonly<Record<string, number>>;
   readonly loadMs: number;
   readonly compactedDocuments: number;
+  /** Page digests written by the compaction (pageDigests): one per past site-day and past site-month. */
+  readonly digests: number;
   readonly compactMs: number;
   readonly truth: readonly SpanTruth[];
   readonly bytes: {
@@ -148,14 +153,10 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
       const who = audience.hit(i);
       const event = eventAt(EVENT_SEED, i);
       batch.add({
-        site: EVENT_SITE,
-        page,
-        at: dayStart + Math.floor(((i - from + unitAt(6007, i)) * DAY_MS) / (to - from)),
-        count: 1,
-        visitor: splitmix64(2829, who.visitorRank),
-        dimensions: deriveDimensions(
-          { referrer: who.referrer, userAgent: who.userAgent, clientIp: who.clientIp, pageUrl: page },
-          who.utm,
+        ...audienceHit(
+          who,
+          page,
+          dayStart + Math.floor(((i - from + unitAt(6007, i)) * DAY_MS) / (to - from)),
           context,
         ),
         ...(event === undefined ? {} : { event: hitEventOf(event) }),
@@ -174,6 +175,14 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
   const loadMs = elapsedMs(start);
   const compactStart = process.hrtime.bigint();
   let compactedDocuments = 0;
+  let digests = 0;
+  const digestCollection = pageDigestsCollection(db);
+  const digestSources = {
+    daily: db.collection(DAILY_COLLECTION, { promoteBuffers: true }),
+    monthly: db.collection(MONTHLY_COLLECTION, { promoteBuffers: true }),
+    digests: digestCollection,
+    writer: digestCollection,
+  };
   // The current month's documents are not past: the server compacts them once the month is over.
   const current = `${monthKey(today)}/`;
   for (const [level, collection] of [
@@ -183,6 +192,8 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
     const ids = level === 'monthly' ? past.monthly.filter((id) => !id.startsWith(current)) : past.daily;
     const target = db.collection(collection);
     compactedDocuments += await compactPastPeriods(target, target, level, ids, { targeting: 'shardKey' });
+    // The job's last step: the page digests of the compacted days, then months (made of their days' digests).
+    digests += await buildPageDigests(digestSources, level, ids);
   }
   return {
     first,
@@ -193,6 +204,7 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
     documents,
     loadMs,
     compactedDocuments,
+    digests,
     compactMs: elapsedMs(compactStart),
     truth: EVENT_SPANS.map((days) => truth.span(days)),
     bytes: {
@@ -201,6 +213,27 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
       statsMonth: sizes.statsMonth.summary(),
       eventsMonth: sizes.eventsMonth.summary(),
     },
+  };
+}
+
+/** A pageview of the fixture's site by `who` (AudienceTraffic.hit), with its visitor and every dimension. */
+export function audienceHit(
+  who: ReturnType<AudienceTraffic['hit']>,
+  page: string,
+  at: number,
+  context: DimensionContext,
+): Hit {
+  return {
+    site: EVENT_SITE,
+    page,
+    at,
+    count: 1,
+    visitor: splitmix64(2829, who.visitorRank),
+    dimensions: deriveDimensions(
+      { referrer: who.referrer, userAgent: who.userAgent, clientIp: who.clientIp, pageUrl: page },
+      who.utm,
+      context,
+    ),
   };
 }
 

@@ -110,7 +110,10 @@ async function prepare(
   try {
     const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
     await impressions.ensureIndexes();
-    const sitePages = new SitePageScan(database);
+    // A closed period read without a current page digest is nominated, so the compaction job writes it (old data).
+    const sitePages = new SitePageScan(database, {
+      onMissingDigest: (level, id, start) => pipeline.counters.nominations.nominate(level, id, start),
+    });
     await sitePages.ensureIndexes();
     const deletions = new Deletions(database, pipeline.counters, {
       starting: (target) => pipeline.forget(target.site, target.page),

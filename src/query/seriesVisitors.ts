@@ -77,7 +77,7 @@ export function mergeStored(
   packed: PackedSketch | undefined,
 ): void {
   if (fields !== undefined) sketch.merge(VisitorSketch.fromStoredFields(fields, sketch.precision));
-  if (packed !== undefined) sketch.merge(VisitorSketch.fromPacked(packed, sketch.precision));
+  if (packed !== undefined) sketch.mergePacked(packed);
 }
 
 export function documentOf(lookup: DocumentLookup, piece: PeriodPiece): StatsExtras | undefined {

@@ -59,6 +59,15 @@ import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import type { ExtraFields, StatsExtras } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
 import { compactPastPeriods } from './compactPastPeriods';
+import { buildPageDigests } from './buildPageDigests';
+import type { DigestSources } from './buildPageDigests';
+import {
+  deleteDayDigestsBefore,
+  deleteSiteDigests,
+  PAGE_DIGESTS_COLLECTION,
+  pageDigestsCollection,
+} from './pageDigests';
+import type { PageDigestDocument } from './pageDigests';
 import type { CompactedLevel } from './compactPastPeriods';
 import { CompactionNominations } from './CompactionNominations';
 import { isAbsorbed, markProjection } from './FlushMark';
@@ -123,6 +132,11 @@ export class CounterStore {
   /** The cutoffs the last complete retention run applied. */
   private retained: RetentionCutoffs | undefined;
   readonly nominations = new CompactionNominations();
+  /** Page digests (pageDigests): read on the background connection, written through their own writer. */
+  private readonly digests: {
+    readonly finder: Collection<PageDigestDocument>;
+    readonly writer: Collection<PageDigestDocument>;
+  };
 
   constructor(database: Database, options: CounterStoreOptions = {}) {
     this.readers = {
@@ -150,6 +164,10 @@ export class CounterStore {
       seconds: secondsCollection(database.backgroundDb()),
       eventsDaily: eventCollection(database.backgroundDb(), EVENTS_DAILY_COLLECTION),
       eventsMonthly: eventCollection(database.backgroundDb(), EVENTS_MONTHLY_COLLECTION),
+    };
+    this.digests = {
+      finder: pageDigestsCollection(database.backgroundDb()),
+      writer: pageDigestsCollection(database.writerDb(PAGE_DIGESTS_COLLECTION)),
     };
     this.expiring = expiringSeconds(this.finders.seconds, this.writers.seconds, sweepPlanFor(database.policy.reads));
     this.retention = options.retention ?? {};
@@ -200,6 +218,7 @@ export class CounterStore {
    */
   async compactPastPeriods(now: number, context?: SweepContext): Promise<number> {
     let compacted = 0;
+    // Days first: a month's digest is made of its days' digests.
     for (const level of ['daily', 'monthly'] as const) {
       const ids = this.nominations.take(level, now);
       if (ids.length === 0) continue;
@@ -211,6 +230,7 @@ export class CounterStore {
           ids,
           { targeting: this.policy.targeting, context },
         );
+        await buildPageDigests(this.digestSources(), level, ids, context);
       } catch (error) {
         this.nominations.restore(level, ids, now);
         throw translateDriverError(error);
@@ -234,8 +254,10 @@ export class CounterStore {
         context,
         since: last,
       });
+      // A dropped day's digest goes too: its pages' documents are gone, and so must the copy be.
+      const digests = await deleteDayDigestsBefore(this.digests.writer, cutoffs.daysFrom);
       if (!context.stopped()) this.retained = cutoffs;
-      return run.days + run.minutes + run.seconds;
+      return run.days + run.minutes + run.seconds + digests;
     } catch (error) {
       throw translateDriverError(error);
     }
@@ -257,6 +279,10 @@ export class CounterStore {
         target,
         options,
       );
+      // A site's digests go with it, and with any of its pages: a digest names every page of its period, and the
+      // periods are read from the pages' documents from then on.
+      const digests = await deleteSiteDigests(this.digests.writer, target.site);
+      if (digests > 0) deleted.set(PAGE_DIGESTS_COLLECTION, digests);
       if (target.page !== undefined) {
         await unsetRolledUpPage(
           { name: DAILY_COLLECTION, ...this.target('daily') },
@@ -268,6 +294,16 @@ export class CounterStore {
     } catch (error) {
       throw translateDriverError(error);
     }
+  }
+
+  /** Where buildPageDigests reads (the background connection) and writes. */
+  digestSources(): DigestSources {
+    return {
+      daily: this.finders.daily as unknown as Collection<Document>,
+      monthly: this.finders.monthly as unknown as Collection<Document>,
+      digests: this.digests.finder,
+      writer: this.digests.writer,
+    };
   }
 
   private target(level: keyof Collections): { finder: Collection<Document>; writer: Collection<Document> } {

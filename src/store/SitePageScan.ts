@@ -19,12 +19,17 @@ import type { PackedSketch, StoredSketch } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
 import { dailyDocumentId } from './dailyStats';
 import { monthlyDocumentId } from './monthlyStats';
-import { startOfMonth } from '../time/buckets';
+import { DAY_MS, startOfMonth } from '../time/buckets';
+import type { CompactedLevel } from './compactPastPeriods';
 import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
 import { findByIdList } from './findByIdList';
 import { completeRollup } from './PageRollup';
 import { dimensionValue } from '../domain/dimensions/dimensionKey';
 import type { DocumentReads } from './WritePolicy';
+import { decodePageDigest } from './pageDigest';
+import type { PageDigestEntry } from './pageDigest';
+import { findPageDigests, isCurrentDigest, pageDigestId, pageDigestsCollection } from './pageDigests';
+import type { PageDigestDocument } from './pageDigests';
 
 export const SITE_DATE_INDEX = { key: { 'metadata.site': 1, 'metadata.date': 1 }, name: 'site_date' } as const;
 
@@ -49,6 +54,14 @@ export interface SitePageDocument {
   readonly vh?: VisitCounterFields['vh'] | undefined;
 }
 
+/** Periods answered by current page digests (pageDigests): each one's pages with their hits and packed sketches. */
+export interface PageDigests {
+  /** By UTC day; a day the site counts no hits on has no pages. */
+  readonly days: ReadonlyMap<number, readonly PageDigestEntry[]>;
+  /** By month start. */
+  readonly months: ReadonlyMap<number, readonly PageDigestEntry[]>;
+}
+
 /** A page's document of one period: its page and the period's start (metadata.date), epoch ms. */
 export interface PageDate {
   readonly page: string;
@@ -58,11 +71,20 @@ export interface PageDate {
 export class SitePageScan {
   private readonly daily: Collection<DailyStatsDocument>;
   private readonly monthly: Collection<MonthlyStatsDocument>;
+  private readonly digests: Collection<PageDigestDocument>;
   private readonly reads: DocumentReads;
 
-  constructor(database: Database) {
+  /** Called for each site total whose period was asked for without a current digest (CompactionNominations). */
+  private readonly onMissingDigest: ((level: CompactedLevel, id: string, start: number) => void) | undefined;
+
+  constructor(
+    database: Database,
+    options: { readonly onMissingDigest?: (level: CompactedLevel, id: string, start: number) => void } = {},
+  ) {
+    this.onMissingDigest = options.onMissingDigest;
     this.daily = dailyCollection(database.db);
     this.monthly = monthlyCollection(database.db);
+    this.digests = pageDigestsCollection(database.db);
     this.reads = database.policy.reads;
   }
 
@@ -120,6 +142,74 @@ export class SitePageScan {
         if (month !== undefined && !month[new Date(day).getUTCDate()]) complete.set(day, new Map());
       }
       return complete;
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  /**
+   * The page digests of the site's UTC `days` and `months` that still match the site's counts (pageDigests): one
+   * find of the digests and one of the site-month documents whose hits per day check them. A day the site-month
+   * document counts no hits on has no pages, digest or not (as in pageRollups); a period left out of the answer is
+   * to be read from the pages' documents.
+   */
+  async pageDigests(
+    site: string,
+    periods: { readonly days: readonly number[]; readonly months: readonly number[] },
+  ): Promise<PageDigests> {
+    const days = new Map<number, readonly PageDigestEntry[]>();
+    const months = new Map<number, readonly PageDigestEntry[]>();
+    if (periods.days.length + periods.months.length === 0) return { days, months };
+    const checked = [...new Set([...periods.days.map((day) => startOfMonth(day)), ...periods.months])];
+    try {
+      const [digests, monthDocs] = await Promise.all([
+        findPageDigests(this.digests, [
+          ...periods.days.map((day) => pageDigestId(site, 'day', day)),
+          ...periods.months.map((month) => pageDigestId(site, 'month', month)),
+        ]),
+        this.findByIds(
+          this.monthly as unknown as Collection<Document>,
+          checked.map((month) => monthlyDocumentId(site, SITE_TOTAL_PAGE, month)),
+          { _id: 0, 'metadata.date': 1, daily: 1 },
+          { 'metadata.site': site, 'metadata.page': SITE_TOTAL_PAGE },
+        ),
+      ]);
+      const monthDaily = new Map(monthDocs.map((doc) => [dateOf(doc), (doc.daily ?? {}) as Record<string, unknown>]));
+      const current = new Map<string, PageDigestDocument>();
+      for (const digest of digests) {
+        const counts = monthDaily.get(startOfMonth(digest.metadata.date.getTime()));
+        if (counts !== undefined && isCurrentDigest(digest, counts)) current.set(digest._id, digest);
+      }
+      const read = (id: string): readonly PageDigestEntry[] | undefined => {
+        const digest = current.get(id);
+        if (digest === undefined) return undefined;
+        try {
+          return decodePageDigest(digest.z);
+        } catch {
+          // Bytes this version cannot read: that period is read from the pages' documents.
+          return undefined;
+        }
+      };
+      const missing = (level: CompactedLevel, start: number): void =>
+        this.onMissingDigest?.(level, pageDigestId(site, level === 'daily' ? 'day' : 'month', start), start);
+      for (const day of periods.days) {
+        const counts = monthDaily.get(startOfMonth(day));
+        if (counts === undefined) continue;
+        const entries = counts[new Date(day).getUTCDate()] ? read(pageDigestId(site, 'day', day)) : [];
+        if (entries !== undefined) days.set(day, entries);
+        else missing('daily', day);
+      }
+      for (const month of periods.months) {
+        const entries = read(pageDigestId(site, 'month', month));
+        if (entries !== undefined) {
+          months.set(month, entries);
+        } else if (monthDaily.has(month)) {
+          // A month's digest is made of its days': they are nominated with it.
+          for (let day = month; startOfMonth(day) === month; day += DAY_MS) missing('daily', day);
+          missing('monthly', month);
+        }
+      }
+      return { days, months };
     } catch (error) {
       throw translateDriverError(error);
     }

@@ -1,13 +1,17 @@
 /**
- * Page goals of `conversions` (issue 28) read the matching pages' documents by id where the site-day page rollups
- * are complete, and scan the site's page documents elsewhere: both give the same hits (an exact recount) and the
- * same visitors (the same sketches ORed), whatever the rollup cap leaves complete.
+ * Page goals of `conversions` (issue 28) read closed periods from their page digests, the matching pages' documents
+ * by id where the site-day page rollups are complete, and scan the site's page documents elsewhere: all give the
+ * same hits (an exact recount) and the same visitors (the same sketches ORed), whatever the rollup cap leaves
+ * complete and whichever digests are current.
  */
 import type { Hit } from '../../src/domain/Hit';
 import { BreakdownQuery } from '../../src/query/BreakdownQuery';
 import { EventQueries } from '../../src/query/events/EventQueries';
 import type { SitePageVisitorsReader } from '../../src/query/events/EventQueries';
+import { buildPageDigests } from '../../src/store/buildPageDigests';
 import { CounterStore } from '../../src/store/CounterStore';
+import { dailyDocumentId } from '../../src/store/dailyStats';
+import { monthlyDocumentId } from '../../src/store/monthlyStats';
 import { PageRollup } from '../../src/store/PageRollup';
 import { SitePageScan } from '../../src/store/SitePageScan';
 import type { DocumentReads } from '../../src/store/WritePolicy';
@@ -60,11 +64,18 @@ function traffic(site: string): Hit[] {
   return hits;
 }
 
-/** The reader, counting how page documents were read; `rollups: false` hides every rollup (all periods scanned). */
-function reader(options: { rollups: boolean; scan?: SitePageScan }) {
+/**
+ * The reader, counting how page documents were read; `rollups: false` hides every rollup (all periods scanned),
+ * `digests: false` every page digest.
+ */
+function reader(options: { rollups: boolean; digests?: boolean; scan?: SitePageScan }) {
   const calls = { byId: 0, scans: 0 };
   const pages = options.scan ?? scan;
   const wrapped: SitePageVisitorsReader = {
+    pageDigests: (site, periods) =>
+      options.digests === false
+        ? Promise.resolve({ days: new Map(), months: new Map() })
+        : pages.pageDigests(site, periods),
     pageRollups: (site, days) => (options.rollups ? pages.pageRollups(site, days) : Promise.resolve(new Map())),
     forEachPageById: (site, ids, onDocument) => {
       if (ids.daily.length + ids.monthly.length > 0) calls.byId++;
@@ -106,7 +117,7 @@ describe('page goals', () => {
 
     const used = reader({ rollups: true });
     const answer = await conversions(site, used.wrapped);
-    const scanned = await conversions(site, reader({ rollups: false }).wrapped);
+    const scanned = await conversions(site, reader({ rollups: false, digests: false }).wrapped);
 
     expect(used.calls).toEqual(expectedCalls);
     expect(answer.map((c) => c.goal)).toEqual([
@@ -149,10 +160,111 @@ describe('page goals', () => {
     ])('answers %s as a scan does', async (_, span, expectedCalls) => {
       const used = reader({ rollups: true, scan: scanReading(reads) });
       const answer = await conversions(site, used.wrapped, span);
-      expect(answer).toEqual(await conversions(site, reader({ rollups: false }).wrapped, span));
+      expect(answer).toEqual(await conversions(site, reader({ rollups: false, digests: false }).wrapped, span));
       expect(answer[1]?.events).toBeGreaterThan(0);
       const scansPast64 = reads === 'exactIds' ? { byId: 1, scans: 1 } : { byId: 1, scans: 0 };
       expect(used.calls).toEqual(expectedCalls ?? scansPast64);
+    });
+  });
+
+  describe('page digests', () => {
+    const MARCH = Date.parse('2026-03-01T00:00:00Z');
+    const spans = [
+      ['days and a month', { from: FROM, to: TO }],
+      ['days of one month', { from: Date.parse('2026-03-03T00:00:00Z'), to: Date.parse('2026-03-27T00:00:00Z') }],
+    ] as const;
+
+    /** Writes the digests of every day and month of the span, as the compaction job does once they are over. */
+    async function buildDigests(site: string): Promise<{ days: number; months: number }> {
+      const days = Array.from({ length: (TO - FROM) / DAY }, (_, i) => dailyDocumentId(site, '', FROM + i * DAY));
+      const months = [FROM, MARCH].map((month) => monthlyDocumentId(site, '', month));
+      return {
+        days: await buildPageDigests(store.digestSources(), 'daily', days),
+        months: await buildPageDigests(store.digestSources(), 'monthly', months),
+      };
+    }
+
+    async function compare(site: string, span: { from: number; to: number }) {
+      const used = reader({ rollups: true });
+      const answer = await conversions(site, used.wrapped, span);
+      const fromDocuments = await conversions(site, reader({ rollups: true, digests: false }).wrapped, span);
+      const scanned = await conversions(site, reader({ rollups: false, digests: false }).wrapped, span);
+      return { answer, fromDocuments, scanned, calls: used.calls };
+    }
+
+    it.each(spans)('answer %s from the digests alone, as the pages documents do', async (_, span) => {
+      const site = `digests-${span.from}`;
+      const hits = traffic(site);
+      await writeHits(store, hits, { siteTotals: true, pageRollup: new PageRollup({ maxPages: 10_000 }) });
+      // Every day of the span has hits (400 hits over 34 days), and both months have every day's digest.
+      expect(await buildDigests(site)).toEqual({ days: 34, months: 2 });
+
+      const { answer, fromDocuments, scanned, calls } = await compare(site, span);
+      expect(calls).toEqual({ byId: 0, scans: 0 });
+      expect(answer).toEqual(fromDocuments);
+      expect(answer).toEqual(scanned);
+      expect(answer[1]?.events).toBeGreaterThan(0);
+    });
+
+    it('reads a period from the pages documents once a late hit makes its digest stale', async () => {
+      const site = 'digests-late';
+      await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 10_000 }) });
+      await buildDigests(site);
+      const late: Hit = {
+        site,
+        page: '/blog/a',
+        at: Date.parse('2026-03-10T12:00:00Z'),
+        count: 5,
+        visitor: { hi: 999, lo: 12_345 },
+      };
+      await writeHits(store, [late], { siteTotals: true, pageRollup: new PageRollup({ maxPages: 10_000 }) });
+
+      const { answer, fromDocuments, scanned, calls } = await compare(site, { from: FROM, to: TO });
+      // March (its month digest counts the day's old total) is read by id; the February days still from digests.
+      expect(calls).toEqual({ byId: 1, scans: 0 });
+      expect(answer).toEqual(fromDocuments);
+      expect(answer).toEqual(scanned);
+      expect(answer.map((c) => c.events)).toEqual(recount([...traffic(site), late]));
+    });
+
+    it('nominates the closed periods it finds without a current digest, a month with its days', async () => {
+      const site = 'digests-nominated';
+      await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 10_000 }) });
+      const nominated: string[] = [];
+      const nominating = new SitePageScan(database, {
+        onMissingDigest: (level, id) => nominated.push(`${level} ${id}`),
+      });
+      const periods = { days: [FROM, FROM + DAY], months: [MARCH] };
+      await nominating.pageDigests(site, periods);
+      expect(nominated).toHaveLength(2 + 31 + 1);
+      expect(nominated.slice(0, 2)).toEqual(['daily 20260226/digests-nominated', 'daily 20260227/digests-nominated']);
+      expect(nominated.at(-1)).toBe('monthly 202603/digests-nominated');
+
+      await buildDigests(site);
+      nominated.length = 0;
+      const found = await nominating.pageDigests(site, periods);
+      expect(nominated).toEqual([]);
+      expect([found.days.size, found.months.size]).toEqual([2, 1]);
+    });
+
+    it('are written by the compaction job once their periods are over', async () => {
+      const site = 'digests-job';
+      await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 10_000 }) });
+      expect((await compare(site, { from: FROM, to: TO })).calls).toEqual({ byId: 1, scans: 0 });
+
+      await store.compactPastPeriods(Date.parse('2026-04-02T00:00:00Z'));
+      const { answer, fromDocuments, calls } = await compare(site, { from: FROM, to: TO });
+      expect(calls).toEqual({ byId: 0, scans: 0 });
+      expect(answer).toEqual(fromDocuments);
+    });
+
+    it('writes no digest of a day whose page rollup is capped, and reads that day from the pages documents', async () => {
+      const site = 'digests-capped';
+      await writeHits(store, traffic(site), { siteTotals: true, pageRollup: new PageRollup({ maxPages: 2 }) });
+      expect(await buildDigests(site)).toEqual({ days: 0, months: 0 });
+      const { answer, scanned, calls } = await compare(site, { from: FROM, to: TO });
+      expect(calls).toEqual({ byId: 0, scans: 2 });
+      expect(answer).toEqual(scanned);
     });
   });
 });

@@ -88,6 +88,15 @@ export class VisitorSketch {
     return this;
   }
 
+  /**
+   * Adds every visitor of a packed sketch (toPacked's bytes, at least this precision) in place: no sketch of its
+   * own is built, so ORing thousands of sparse page sketches costs their registers, not 2^precision words each.
+   */
+  mergePacked(bytes: Uint8Array): this {
+    readPacked(bytes, this.precision, this.words);
+    return this;
+  }
+
   /** The same visitors at a precision no higher than this one's. */
   fold(precision: number): VisitorSketch {
     if (precision > this.precision) {

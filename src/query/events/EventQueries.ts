@@ -15,16 +15,18 @@ import { parsePage } from '../../domain/parsePage';
 import { parseSite } from '../../domain/parseSite';
 import { SITE_TOTAL_PAGE } from '../../domain/siteTotal';
 import { VISITOR_PRECISION } from '../../domain/visitors/VisitorPrecision';
+import { mergeCompactSketch } from '../../domain/visitors/compactSketch';
 import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
 import { BadUserInputError } from '../../errors/BadUserInputError';
 import { eventDimensionPath, eventNamePaths } from '../../store/eventDocument';
-import type { PageDate, SitePageDocument, SitePageFields } from '../../store/SitePageScan';
+import type { PageDate, PageDigests, SitePageDocument, SitePageFields } from '../../store/SitePageScan';
 import type { BreakdownQuery, BreakdownResult } from '../BreakdownQuery';
 import { decodeBreakdownCursor } from '../breakdownCursor';
 import { countedDays } from '../countedDays';
 import { parseTimeZone } from '../parseTimeZone';
 import { periodPieces } from '../periodPieces';
-import { DAY_MS, startOfMonth } from '../../time/buckets';
+import type { PeriodPiece } from '../periodPieces';
+import { DAY_MS, daysInMonth } from '../../time/buckets';
 import { mergeStored } from '../seriesVisitors';
 import type { EventSpan } from './EventLoader';
 import type { EventTotals } from './EventTotals';
@@ -61,8 +63,15 @@ export interface Conversion {
   readonly revenue: readonly Money[];
 }
 
-/** Page documents of a site on some dates, with their visitor sketches, and its site-day page rollups (SitePageScan). */
+/**
+ * Page documents of a site on some dates, with their visitor sketches, its site-day page rollups and its page
+ * digests (SitePageScan).
+ */
 export interface SitePageVisitorsReader {
+  pageDigests(
+    site: string,
+    periods: { readonly days: readonly number[]; readonly months: readonly number[] },
+  ): Promise<PageDigests>;
   pageRollups(site: string, days: readonly number[]): Promise<Map<number, Map<string, number>>>;
   forEachPageById(
     site: string,
@@ -86,9 +95,8 @@ export interface ConversionSources {
 
 export const MAX_GOALS = 20;
 
-type Goal =
-  | { readonly kind: 'event'; readonly name: string }
-  | { readonly kind: 'page'; readonly pattern: string; readonly matches: PageMatcher };
+type PageGoal = { readonly kind: 'page'; readonly pattern: string; readonly matches: PageMatcher };
+type Goal = { readonly kind: 'event'; readonly name: string } | PageGoal;
 
 export class EventQueries {
   constructor(
@@ -172,7 +180,7 @@ export class EventQueries {
   async conversions(span: EventSpan, goals: readonly Goal[], sources: ConversionSources): Promise<Conversion[]> {
     const siteSpan = { ...span, page: SITE_TOTAL_PAGE };
     const hasEvents = goals.some((g) => g.kind === 'event');
-    const pageGoals = goals.filter((g): g is Extract<Goal, { kind: 'page' }> => g.kind === 'page');
+    const pageGoals = goals.filter((g): g is PageGoal => g.kind === 'page');
     const fields = goals.flatMap((g) =>
       g.kind === 'event' ? eventNamePaths(dimensionKey(g.name), ['n', 'ev', 'r']) : [],
     );
@@ -205,23 +213,19 @@ export class EventQueries {
   }
 
   /**
-   * Hits and visitors of the pages each page goal matches over the span (whole months from monthly documents, the
-   * other days from daily ones). Where every day of a period has a complete site-day page rollup (PageRollup), the
-   * rollups give the matching pages and their hits, and only those pages' documents are read, by id, for their
-   * sketches; the other periods (or all, where the engine reads ids one by one and there are many) scan the site's
-   * page documents on their dates, as topPages does. Sketches are ORed at page precision.
+   * Hits and visitors of the pages each page goal matches over the span (whole months, and the other days). Closed
+   * periods come from their page digests (pageDigests: every page's hits and sketch in one small document per
+   * site-day and site-month), the others from the pages' documents (pageDocumentTotals). Sketches are ORed at page
+   * precision.
    */
-  private async pageGoalTotals(
-    span: EventSpan,
-    goals: ReadonlyArray<Extract<Goal, { kind: 'page' }>>,
-  ): Promise<Map<Goal, PageGoalTotal>> {
+  private async pageGoalTotals(span: EventSpan, goals: readonly PageGoal[]): Promise<Map<Goal, PageGoalTotal>> {
     const pieces = periodPieces(span.from, span.to);
     if (pieces === undefined) throw new RangeError('a goal span must be whole UTC days');
     const totals = new Map<Goal, PageGoalTotal>(
       goals.map((goal) => [goal, { hits: 0, sketch: VisitorSketch.empty(VISITOR_PRECISION.pageDay) }]),
     );
-    const matched = new Map<string, ReadonlyArray<Extract<Goal, { kind: 'page' }>>>();
-    const matching = (page: string): ReadonlyArray<Extract<Goal, { kind: 'page' }>> => {
+    const matched = new Map<string, readonly PageGoal[]>();
+    const matching = (page: string): readonly PageGoal[] => {
       let found = matched.get(page);
       if (found === undefined) {
         found = goals.filter((goal) => goal.matches(page));
@@ -229,18 +233,50 @@ export class EventQueries {
       }
       return found;
     };
-    const addSketch = (doc: SitePageDocument): void => {
-      for (const goal of matching(doc.page)) mergeStored((totals.get(goal) as PageGoalTotal).sketch, doc.v, doc.vz);
+    const add = (page: string, hits: number, addSketch: (sketch: VisitorSketch) => void): void => {
+      for (const goal of matching(page)) {
+        const total = totals.get(goal) as PageGoalTotal;
+        total.hits += hits;
+        addSketch(total.sketch);
+      }
     };
-    const days: number[] = [];
-    for (let day = span.from; day < span.to; day += DAY_MS) days.push(day);
-    const rollups = await this.pages.pageRollups(span.site, days);
+    const digests = await this.pages.pageDigests(span.site, {
+      days: pieces.filter((piece) => piece.level === 'day').map((piece) => piece.start),
+      months: pieces.filter((piece) => piece.level === 'month').map((piece) => piece.start),
+    });
+    const rest: PeriodPiece[] = [];
+    for (const piece of pieces) {
+      const entries = (piece.level === 'month' ? digests.months : digests.days).get(piece.start);
+      if (entries === undefined) rest.push(piece);
+      else
+        for (const entry of entries) add(entry.page, entry.hits, (sketch) => mergeCompactSketch(sketch, entry.sketch));
+    }
+    if (rest.length > 0) await this.pageDocumentTotals(span.site, rest, (page) => matching(page).length > 0, add);
+    return totals;
+  }
+
+  /**
+   * Page goals over `pieces` from the pages' documents: where every day of a period has a complete site-day page
+   * rollup (PageRollup), the rollups give the matching pages and their hits, and only those pages' documents are
+   * read, by id, for their sketches; the other periods (or all, where the engine reads ids one by one and there are
+   * many) scan the site's page documents on their dates, as topPages does.
+   */
+  private async pageDocumentTotals(
+    site: string,
+    pieces: readonly PeriodPiece[],
+    matches: (page: string) => boolean,
+    add: (page: string, hits: number, addSketch: (sketch: VisitorSketch) => void) => void,
+  ): Promise<void> {
+    const days = pieces.flatMap((piece) =>
+      piece.level === 'month' ? daysOfMonth(piece.start) : piece.level === 'day' ? [piece.start] : [],
+    );
+    const rollups = await this.pages.pageRollups(site, days);
     const byId = { monthly: [] as PageDate[], daily: [] as PageDate[] };
-    const rolledUpHits: Array<readonly [Goal, number]> = [];
+    const rolledUpHits: Array<readonly [string, number]> = [];
     const scan = { monthly: [] as number[], daily: [] as number[] };
     for (const piece of pieces) {
       const level = piece.level === 'month' ? 'monthly' : 'daily';
-      const pieceDays = level === 'monthly' ? days.filter((day) => startOfMonth(day) === piece.start) : [piece.start];
+      const pieceDays = level === 'monthly' ? daysOfMonth(piece.start) : [piece.start];
       if (!pieceDays.every((day) => rollups.has(day))) {
         scan[level].push(piece.start);
         continue;
@@ -248,16 +284,19 @@ export class EventQueries {
       const pages = new Set<string>();
       for (const day of pieceDays) {
         for (const [page, hits] of rollups.get(day) as Map<string, number>) {
-          const goalsOfPage = matching(page);
-          if (goalsOfPage.length === 0) continue;
+          if (!matches(page)) continue;
           pages.add(page);
-          for (const goal of goalsOfPage) rolledUpHits.push([goal, hits]);
+          rolledUpHits.push([page, hits]);
         }
       }
       for (const page of pages) byId[level].push({ page, date: piece.start });
     }
-    if (await this.pages.forEachPageById(span.site, byId, addSketch)) {
-      for (const [goal, hits] of rolledUpHits) (totals.get(goal) as PageGoalTotal).hits += hits;
+    const sketchOf =
+      (doc: SitePageDocument) =>
+      (sketch: VisitorSketch): void =>
+        mergeStored(sketch, doc.v, doc.vz);
+    if (await this.pages.forEachPageById(site, byId, (doc) => add(doc.page, 0, sketchOf(doc)))) {
+      for (const [page, hits] of rolledUpHits) add(page, hits, () => undefined);
     } else {
       for (const level of ['monthly', 'daily'] as const) scan[level].push(...new Set(byId[level].map((p) => p.date)));
     }
@@ -267,18 +306,17 @@ export class EventQueries {
         if (field === undefined) continue;
         for (const key in field) hits += Number(field[key] ?? 0);
       }
-      for (const goal of matching(doc.page)) {
-        const total = totals.get(goal) as PageGoalTotal;
-        total.hits += hits;
-        mergeStored(total.sketch, doc.v, doc.vz);
-      }
+      add(doc.page, hits, sketchOf(doc));
     };
     await Promise.all([
-      this.pages.forEachPage(span.site, scan.monthly, { kind: 'monthly' }, onDocument, { visitors: true }),
-      this.pages.forEachPage(span.site, scan.daily, { kind: 'hourly' }, onDocument, { visitors: true }),
+      this.pages.forEachPage(site, scan.monthly, { kind: 'monthly' }, onDocument, { visitors: true }),
+      this.pages.forEachPage(site, scan.daily, { kind: 'hourly' }, onDocument, { visitors: true }),
     ]);
-    return totals;
   }
+}
+
+function daysOfMonth(month: number): number[] {
+  return Array.from({ length: daysInMonth(month) }, (_, i) => month + i * DAY_MS);
 }
 
 interface PageGoalTotal {

@@ -15,6 +15,7 @@ import { DELETIONS_COLLECTION } from '../deletionRequests';
 import { IMPRESSION_ITEMS_COLLECTION } from '../impressionItems';
 import { IMPRESSION_PAIRS_COLLECTION } from '../impressionPairs';
 import { MONTHLY_COLLECTION } from '../monthlyStats';
+import { PAGE_DIGESTS_COLLECTION } from '../pageDigests';
 import { REQUESTS_COLLECTION } from '../requestLedger';
 import { SECONDS_COLLECTION } from '../secondStats';
 import { VISITOR_SALTS_COLLECTION } from '../VisitorSaltStore';
@@ -42,6 +43,9 @@ export const ARCHIVED_COLLECTIONS: readonly ArchivedCollection[] = [
   { name: IMPRESSION_PAIRS_COLLECTION, merge: 'add', data: true },
   { name: IMPRESSION_ITEMS_COLLECTION, merge: 'add', data: true },
   { name: REQUESTS_COLLECTION, merge: 'keep', data: true },
+  // Copies of the counters (pageDigests), checked against the site's counts when read: a digest a merge outdates is
+  // not used, so keeping either side's is safe.
+  { name: PAGE_DIGESTS_COLLECTION, merge: 'keep', data: false },
   // Visits in progress: the target's own sessions win; an archived one continues its visit if it has not expired.
   { name: VISIT_SESSIONS_COLLECTION, merge: 'keep', data: false },
   // Pending deletions: a restored archive goes on deleting what its source was deleting.

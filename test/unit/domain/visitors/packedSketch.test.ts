@@ -1,11 +1,24 @@
 import fc from 'fast-check';
+import { encodeCompactSketch, mergeCompactSketch } from '../../../../src/domain/visitors/compactSketch';
 import { VisitorSketch } from '../../../../src/domain/visitors/VisitorSketch';
 import { sketchOf } from './sketchOf';
 
 const words = (value: VisitorSketch): number[] => Array.from(value.words);
 
+const codings: ReadonlyArray<[string, (sketch: VisitorSketch) => VisitorSketch]> = [
+  ['packs (toPacked)', (sketch) => VisitorSketch.fromPacked(sketch.toPacked(), sketch.precision)],
+  [
+    'codes (compactSketch)',
+    (sketch) => {
+      const read = VisitorSketch.empty(sketch.precision);
+      mergeCompactSketch(read, encodeCompactSketch(sketch));
+      return read;
+    },
+  ],
+];
+
 describe('VisitorSketch packed', () => {
-  it('reads back what it packs, at every fill from empty to saturated', () => {
+  it.each(codings)('reads back what it %s, at every fill from empty to saturated', (_, roundTrip) => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 13 }),
@@ -13,7 +26,7 @@ describe('VisitorSketch packed', () => {
         fc.integer(),
         (precision, visitors, seed) => {
           const original = sketchOf(precision, seed, 0, visitors);
-          expect(words(VisitorSketch.fromPacked(original.toPacked(), precision))).toEqual(words(original));
+          expect(words(roundTrip(original))).toEqual(words(original));
         },
       ),
       { numRuns: 60 },
@@ -32,6 +45,18 @@ describe('VisitorSketch packed', () => {
     expect(packed[0]).toBe(layout);
     expect(packed[1]).toBe(precision);
     expect(packed.length).toBe(length);
+  });
+
+  it.each([
+    ['sparse into sparse', 11, 11, 40, 60],
+    ['dense into sparse', 11, 11, 5_000, 30],
+    ['a finer sketch, folded', 11, 13, 3_000, 800],
+  ])('merges packed bytes in place as merging the unpacked sketch does: %s', (_, precision, packedAt, a, b) => {
+    const into = sketchOf(precision, 5, 0, a);
+    const other = sketchOf(packedAt, 6, 0, b);
+    const expected = words(VisitorSketch.empty(precision).merge(into).merge(other));
+    expect(words(into.mergePacked(other.toPacked()))).toEqual(expected);
+    if (packedAt < 13) expect(() => VisitorSketch.empty(13).mergePacked(other.toPacked())).toThrow(RangeError);
   });
 
   it('reads a finer packed sketch as its fold, and merges with stored fields as the union', () => {
