@@ -7,12 +7,11 @@
  * about 11 minutes while the visitors sent keep growing. Prints one row per sample; no thresholds.
  *   npm run build && node dist/bench/probes/visitSessionsBound.js [--minutes 20] [--rate 50] [--sample-seconds 60]
  */
-import { BSON, MongoClient } from 'mongodb';
+import { BSON } from 'mongodb';
 import { VISIT_SESSIONS_COLLECTION } from '../../src/store/visitSessions';
 import { GraphqlClient } from '../shared/GraphqlClient';
 import { parseOptions } from '../shared/options';
-import { startServer } from '../shared/serverProcess';
-import { openTarget } from '../shared/target';
+import { openServerProbe, runProbe } from '../shared/serverProbe';
 
 const options = parseOptions(process.argv.slice(2), {
   minutes: { kind: 'integer', default: 20 },
@@ -25,22 +24,18 @@ const HITS_PER_VISITOR = 3;
 const RECORD_HITS = `mutation RecordHits($hits: [HitInput!]!) { recordHits(hits: $hits) { accepted } }`;
 
 async function main(): Promise<void> {
-  const target = await openTarget({});
-  const dbName = `bench_visit_sessions_bound_${process.pid}`;
-  const server = await startServer('child', {
-    uri: target.uri,
-    dbName,
-    env: { VISIT_TIMEOUT_MINUTES: '1', SWEEP_INTERVAL_MS: '30000' },
+  const probe = await openServerProbe('visit_sessions_bound', {
+    VISIT_TIMEOUT_MINUTES: '1',
+    SWEEP_INTERVAL_MS: '30000',
   });
-  const client = new GraphqlClient(server.url, 2);
-  const mongo = await MongoClient.connect(target.uri);
-  const sessions = mongo.db(dbName).collection(VISIT_SESSIONS_COLLECTION);
+  const client = new GraphqlClient(probe.server.url, 2);
+  const sessions = probe.db.collection(VISIT_SESSIONS_COLLECTION);
   const started = Date.now();
   const end = started + options.minutes * 60_000;
   let sent = 0;
   let nextSample = started + options['sample-seconds'] * 1000;
   process.stdout.write(
-    `${target.description}; ${options.rate} hits/s, each visitor ${HITS_PER_VISITOR} pageviews 20 s apart, ` +
+    `${probe.description}; ${options.rate} hits/s, each visitor ${HITS_PER_VISITOR} pageviews 20 s apart, ` +
       `VISIT_TIMEOUT_MINUTES=1, SWEEP_INTERVAL_MS=30000\n` +
       '| minute | visitors sent so far | sessions stored | bytes of BSON stored |\n| --- | --- | --- | --- |\n',
   );
@@ -66,14 +61,8 @@ async function main(): Promise<void> {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
   } finally {
-    await server.stop();
-    await mongo.db(dbName).dropDatabase();
-    await mongo.close();
-    await target.stop();
+    await probe.close();
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runProbe(main);

@@ -7,15 +7,13 @@
  * ratios; no thresholds.
  *   npm run build && node dist/bench/probes/visitsDashboard.js [--hits 100000] [--pages 50] [--rounds 7]
  */
-import { MongoClient } from 'mongodb';
 import { GraphqlClient } from '../shared/GraphqlClient';
 import { parseOptions } from '../shared/options';
 import { serverDelta, snapshotServer } from '../shared/serverMetrics';
-import { startServer } from '../shared/serverProcess';
+import { openServerProbe, runProbe } from '../shared/serverProbe';
 import { ratio, summarize } from '../shared/stats';
-import { openTarget } from '../shared/target';
-import { pagePath } from '../shared/traffic';
 import { AUDIENCE_DAYS, AUDIENCE_SITES, DASHBOARD_PAGES, loadAudienceData } from '../suite/audienceFixtures';
+import { dashboardQuery as dashboard } from '../suite/audienceQueries';
 
 const options = parseOptions(process.argv.slice(2), {
   hits: { kind: 'integer', default: 100_000 },
@@ -40,15 +38,6 @@ const KINDS = [
   },
 ] as const;
 
-function dashboard(site: string, fields: string): string {
-  const series = Array.from(
-    { length: DASHBOARD_PAGES },
-    (_, rank) =>
-      `s${rank}: pageStats(site: "${site}", page: "${pagePath(rank)}", range: { from: $from, to: $to }, granularity: DAY) { ${fields} }`,
-  );
-  return `query Dashboard($from: DateTime!, $to: DateTime!) {\n  ${series.join('\n  ')}\n}`;
-}
-
 interface Timed {
   latencies: number[];
   cpuMs: number[];
@@ -56,17 +45,10 @@ interface Timed {
 }
 
 async function main(): Promise<void> {
-  const target = await openTarget({});
-  const dbName = `bench_visits_dashboard_${process.pid}`;
-  const mongo = await MongoClient.connect(target.uri);
-  const server = await startServer('child', { uri: target.uri, dbName, env: { MONGODB_TIMEOUT_MS: '120000' } });
-  const client = new GraphqlClient(server.url, 2);
+  const probe = await openServerProbe('visits_dashboard', { MONGODB_TIMEOUT_MS: '120000' });
+  const client = new GraphqlClient(probe.server.url, 2);
   try {
-    const data = await loadAudienceData(mongo.db(dbName), {
-      hits: options.hits,
-      pages: options.pages,
-      now: Date.now(),
-    });
+    const data = await loadAudienceData(probe.db, { hits: options.hits, pages: options.pages, now: Date.now() });
     const site = (AUDIENCE_SITES[0] as (typeof AUDIENCE_SITES)[number]).site;
     const to = data.first + AUDIENCE_DAYS * DAY_MS;
     const variables = { from: new Date(to - AUDIENCE_DAYS * DAY_MS).toISOString(), to: new Date(to).toISOString() };
@@ -95,7 +77,7 @@ async function main(): Promise<void> {
     const p50 = (key: string) => summarize((timed.get(key) as Timed).latencies).p50;
     const cpu = (key: string) => summarize((timed.get(key) as Timed).cpuMs).p50;
     process.stdout.write(
-      `${target.description}; ${data.hitsPerSite} hits per site on ${options.pages} pages over ${AUDIENCE_DAYS} days, ` +
+      `${probe.description}; ${data.hitsPerSite} hits per site on ${options.pages} pages over ${AUDIENCE_DAYS} days, ` +
         `${data.dailyDocuments} daily + ${data.monthlyDocuments} monthly documents; ${DASHBOARD_PAGES} series by DAY, ` +
         `${options.rounds} rounds after a warm-up; top page: ${check.data?.s0.visits} visits, bounce rate ` +
         `${check.data?.s0.bounceRate?.toFixed(3)}\n`,
@@ -115,14 +97,8 @@ async function main(): Promise<void> {
       `six figures against hits and visitors: p50 ${ratio(p50('six'), p50('visitors'))}, server CPU ${ratio(cpu('six'), cpu('visitors'))}\n`,
     );
   } finally {
-    await server.stop();
-    await mongo.db(dbName).dropDatabase();
-    await mongo.close();
-    await target.stop();
+    await probe.close();
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runProbe(main);

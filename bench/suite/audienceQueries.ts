@@ -147,7 +147,8 @@ function range(data: AudienceDataSet, days: number): Record<string, string> {
   return { from: new Date(to - days * DAY_MS).toISOString(), to: new Date(to).toISOString() };
 }
 
-function dashboard(site: string, fields: string): string {
+/** The 20-series dashboard: each of the DASHBOARD_PAGES pages by DAY over $from–$to, with `fields`. */
+export function dashboardQuery(site: string, fields: string): string {
   const series = Array.from(
     { length: DASHBOARD_PAGES },
     (_, rank) =>
@@ -173,7 +174,7 @@ function querySpecs(data: AudienceDataSet): QuerySpec[] {
       label: 'dashboard: 20 series, 90 days by DAY, no visitors',
       site: main,
       days: AUDIENCE_DAYS,
-      query: dashboard(main, 'total values'),
+      query: dashboardQuery(main, 'total values'),
       variables: days90,
     },
     {
@@ -182,7 +183,7 @@ function querySpecs(data: AudienceDataSet): QuerySpec[] {
       label: 'the same with `visitors` (the range)',
       site: main,
       days: AUDIENCE_DAYS,
-      query: dashboard(main, 'total values visitors'),
+      query: dashboardQuery(main, 'total values visitors'),
       variables: days90,
     },
     {
@@ -191,7 +192,7 @@ function querySpecs(data: AudienceDataSet): QuerySpec[] {
       label: 'the same with `visitors` and `points { visitors }` (range and each day)',
       site: main,
       days: AUDIENCE_DAYS,
-      query: dashboard(main, 'total values visitors points { visitors }'),
+      query: dashboardQuery(main, 'total values visitors points { visitors }'),
       variables: days90,
     },
   ];
@@ -286,7 +287,7 @@ async function storedAccuracy(client: GraphqlClient, data: AudienceDataSet): Pro
   const truth = data.truth[site];
   if (!truth) return [];
   const fields = 'visitors points { visitors }';
-  const query = dashboard(site, fields).replace(
+  const query = dashboardQuery(site, fields).replace(
     /\n}$/,
     `\n  site: siteStats(site: "${site}", range: { from: $from, to: $to }, granularity: DAY) { ${fields} }\n}`,
   );
