@@ -118,8 +118,9 @@ describe('the dashboard view query', () => {
       [{ kind: 'event', event: 'Signup' }],
       { 'events.daily': 1, 'stats.daily': 1, 'stats.monthly': 1 },
     ],
-    // Page goals: the site-day page rollups name the matching pages (one find), then those pages' documents are read
-    // by id (one find per collection), instead of scanning every page-day document of the site.
+    // Page goals: the closed periods' page digests (one find) with the site-month documents that say whether each is
+    // current (one), then, for the periods without one (today here), the site-day page rollups name the matching
+    // pages (one find) and those pages' documents are read by id (one find per collection).
     [
       'page goals too',
       [
@@ -127,10 +128,10 @@ describe('the dashboard view query', () => {
         { kind: 'page', page: '/pricing' },
         { kind: 'page', page: '/blog/*' },
       ],
-      { 'events.daily': 1, 'stats.daily': 3, 'stats.monthly': 2 },
+      { 'events.daily': 1, 'stats.daily': 3, 'stats.monthly': 3, 'stats.pageDigests': 1 },
     ],
   ] as const)(
-    'costs one batched find per collection (one more, and the rollup, for page goals) with %s',
+    'costs one batched find per collection (more, and the digests and rollup, for page goals) with %s',
     async (_name, goals, expected) => {
       expect((await view(goals)).finds).toEqual(expected);
     },
