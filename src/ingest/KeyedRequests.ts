@@ -9,6 +9,12 @@
  *   only the documents that missed it get it;
  * - otherwise wait (polling) up to `waitMs`, then IDEMPOTENCY_KEY_IN_PROGRESS.
  * Retries of a request in flight in this process simply join it.
+ *
+ * With the ingest log (INGEST_ACK=log) a first attempt is logged instead, and answered once durable: the ledger is read
+ * first (a key found there is a retry, as above), and the key is claimed by the window that writes the hits, under that
+ * window's mark (WindowCommitter.claimKeys). Such a claim is never taken over: its hits are in this process's log, and
+ * only the log's own window writes them (after a restart if need be). A retry meanwhile is answered from the log's
+ * pending keys in this process, waits for the window elsewhere, and IDEMPOTENCY_KEY_IN_PROGRESS after `waitMs`.
  */
 import { IdempotencyKeyInProgressError } from '../errors/IdempotencyKeyInProgressError';
 import { IdempotencyKeyReusedError } from '../errors/IdempotencyKeyReusedError';
@@ -20,6 +26,7 @@ import type { LedgerEntry } from '../store/requestLedger';
 import type { GroupCommitter } from './GroupCommitter';
 import type { Hit } from '../domain/Hit';
 import type { IdempotencyKey } from './IdempotencyKey';
+import type { WindowCommitter } from './WindowCommitter';
 
 export interface KeyedRequestsDeps {
   readonly committer: Pick<GroupCommitter, 'submit' | 'lanes'>;
@@ -38,6 +45,8 @@ export interface KeyedRequestsDeps {
   /** How long a retry waits for an attempt in progress before answering IDEMPOTENCY_KEY_IN_PROGRESS. */
   readonly waitMs: number;
   readonly pollMs?: number | undefined;
+  /** INGEST_ACK=log: first attempts are logged and written by the log's windows (WindowCommitter). */
+  readonly log?: Pick<WindowCommitter, 'submitKeyed' | 'pendingKey'> | undefined;
 }
 
 /** Hits stamped with an arrival time, and the result the client gets for them. */
@@ -76,11 +85,31 @@ export class KeyedRequests {
     stamp: Stamp<T>,
     urgent: boolean,
   ): Promise<T> {
+    if (this.deps.log) return this.loggedAttempt(this.deps.log, key, fingerprint, stamp, urgent);
     const now = this.deps.clock();
     const { hits, result } = stamp(now);
     const outcome = await this.deps.committer.submit(hits, urgent, { id: key.id, fingerprint, now });
     if (outcome === 'written') return result;
     return this.retry(key, fingerprint, stamp, urgent);
+  }
+
+  private async loggedAttempt<T>(
+    log: NonNullable<KeyedRequestsDeps['log']>,
+    key: IdempotencyKey,
+    fingerprint: string,
+    stamp: Stamp<T>,
+    urgent: boolean,
+  ): Promise<T> {
+    const pending = log.pendingKey(key.id);
+    if (pending) {
+      if (pending.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
+      return stamp(pending.now).result;
+    }
+    if (await this.deps.ledger.find(key.id)) return this.retry(key, fingerprint, stamp, urgent);
+    const now = this.deps.clock();
+    const { hits, result } = stamp(now);
+    await log.submitKeyed({ id: key.id, fingerprint, now }, hits);
+    return result;
   }
 
   private async retry<T>(key: IdempotencyKey, fingerprint: string, stamp: Stamp<T>, urgent: boolean): Promise<T> {
@@ -110,7 +139,8 @@ export class KeyedRequests {
         }
         return result;
       }
-      if (now >= deadline) throw new IdempotencyKeyInProgressError(entry.leaseUntil - now);
+      // A window's claim is leased for as long as the entry lives: its writer may be a while (the log's retry delays).
+      if (now >= deadline) throw new IdempotencyKeyInProgressError(Math.min(entry.leaseUntil - now, leaseMs));
       await new Promise((resolve) =>
         setTimeout(resolve, Math.min(this.deps.pollMs ?? DEFAULT_POLL_MS, deadline - now)),
       );

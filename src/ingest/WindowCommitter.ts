@@ -18,17 +18,19 @@ import type { Hit } from '../domain/Hit';
 import type { Logger } from '../logging/createLogger';
 import type { CounterBatch } from '../store/CounterBatch';
 import { flushMark } from '../store/FlushMark';
-import type { FlushMark } from '../store/FlushMark';
+import type { FlushMark, LaneSeq } from '../store/FlushMark';
+import type { LedgerClaim } from '../store/requestLedger';
 import type { FlushObserver } from './GroupCommitter';
 import { IngestLog } from './log/IngestLog';
 import type { LoggedRecord } from './log/IngestLog';
-import { decodeHits, encodeHits } from './log/hitRecord';
+import { decodeHits, decodeKeyedHits, encodeHits, encodeKeyedHits } from './log/hitRecord';
 import { readCheckpoint, writeCheckpoint } from './log/LogCheckpoint';
 import type { LogCheckpoint } from './log/LogCheckpoint';
 import { newLaneId } from './WriterLanes';
 
 const HITS_RECORD = 1;
 const SEAL_RECORD = 2;
+const KEYED_RECORD = 3;
 
 /** A new segment once the active one holds this much (deleted once its windows are flushed). */
 const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
@@ -38,11 +40,20 @@ const MIN_PART_DOCUMENTS = 50;
 const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [100, 500, 2_000, 5_000];
 const DEFAULT_CLOSE_GRACE_MS = 0;
 
-type LogItem = { readonly hits: readonly Hit[] } | { readonly seal: number };
+/** A request with an idempotency key, as logged: its ledger claim and its hits. */
+interface KeyedHits {
+  readonly claim: LedgerClaim;
+  readonly hits: readonly Hit[];
+}
+
+type LogItem = { readonly hits: readonly Hit[] } | { readonly seal: number } | { readonly keyed: KeyedHits };
 
 interface Window {
   readonly seq: number;
   readonly batch: CounterBatch;
+  /** Keyed requests, added to `batch` once their keys are claimed for this window (claimKeys). */
+  readonly keyed: readonly KeyedHits[];
+  keysClaimed: boolean;
   /** The offset just past its seal record: the checkpoint once it is flushed. */
   readonly end: number;
 }
@@ -57,6 +68,11 @@ export interface WindowCommitterOptions {
    * window's mark; re-run until it succeeds, so it must be idempotent under that mark.
    */
   readonly prepare?: ((batch: CounterBatch, mark: FlushMark) => Promise<void>) | undefined;
+  /**
+   * Claims keys in the idempotency ledger for the window `attempt` (RequestLedger.claim): resolves with the ids another
+   * attempt holds, whose hits this window leaves out. Needed once keyed requests are logged (submitKeyed).
+   */
+  readonly claim?: ((claims: readonly LedgerClaim[], attempt: LaneSeq) => Promise<ReadonlySet<string>>) | undefined;
   /** One window's counter writes, guarded and recorded by its mark. */
   readonly write: (batch: CounterBatch, mark: FlushMark) => Promise<void>;
   readonly logger: Logger;
@@ -76,6 +92,9 @@ export class WindowCommitter {
   private log!: IngestLog<LogItem>;
   private checkpoint!: LogCheckpoint;
   private open: CounterBatch;
+  private openKeyed: KeyedHits[] = [];
+  /** Keys logged and not yet written: a retry in this process is answered from here (pendingKey). */
+  private readonly pendingKeys = new Map<string, LedgerClaim>();
   private nextSeq = 1;
   private readonly sealed: Window[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -105,9 +124,24 @@ export class WindowCommitter {
     await this.log.append(HITS_RECORD, encodeHits(hits), { hits });
   }
 
+  /**
+   * Resolves once a keyed request's hits are durable in the log. The key is claimed in the ledger when its window is
+   * written, by the window's attempt: if another attempt holds it by then (the same key sent to another instance at
+   * the same time), the window leaves these hits out, so they count once either way.
+   */
+  async submitKeyed(claim: LedgerClaim, hits: readonly Hit[]): Promise<void> {
+    if (this.options.claim === undefined) throw new Error('keyed requests need the ledger (WindowCommitter claim)');
+    await this.log.append(KEYED_RECORD, encodeKeyedHits(claim, hits), { keyed: { claim, hits } });
+  }
+
+  /** A keyed request logged by this process whose window is not written yet. */
+  pendingKey(id: string): LedgerClaim | undefined {
+    return this.pendingKeys.get(id);
+  }
+
   /** Windows waiting for the database, the open one included if it holds hits (the metrics, tests). */
   get pendingWindows(): number {
-    return this.sealed.length + (this.open.hits > 0 ? 1 : 0);
+    return this.sealed.length + (this.openHolds() ? 1 : 0);
   }
 
   /** Bytes the log holds on disk. */
@@ -121,10 +155,10 @@ export class WindowCommitter {
     for (;;) {
       await this.log.settled();
       if (this.sealing) await this.sealing;
-      else if (this.open.hits > 0) await this.seal();
+      else if (this.openHolds()) await this.seal();
       if (this.flushing) await this.flushing;
       if (this.closing && this.sealed.length > 0) throw new Error('the database did not take every window');
-      if (!this.sealing && !this.flushing && this.open.hits === 0 && this.sealed.length === 0 && this.log.idle) return;
+      if (!this.sealing && !this.flushing && !this.openHolds() && this.sealed.length === 0 && this.log.idle) return;
     }
   }
 
@@ -162,6 +196,7 @@ export class WindowCommitter {
     for (const record of records) {
       const item = decodeRecord(record);
       if ('hits' in item) hits += item.hits.length;
+      if ('keyed' in item) hits += item.keyed.hits.length;
       this.consume(item, record.end);
     }
     if (records.length > 0) {
@@ -179,15 +214,22 @@ export class WindowCommitter {
       this.arm();
       return;
     }
-    this.sealed.push({ seq: item.seal, batch: this.open, end });
+    if ('keyed' in item) {
+      this.openKeyed.push(item.keyed);
+      if (!this.pendingKeys.has(item.keyed.claim.id)) this.pendingKeys.set(item.keyed.claim.id, item.keyed.claim);
+      this.arm();
+      return;
+    }
+    this.sealed.push({ seq: item.seal, batch: this.open, keyed: this.openKeyed, keysClaimed: false, end });
     this.nextSeq = item.seal + 1;
     this.open = this.options.newBatch();
+    this.openKeyed = [];
     // Never rejects: a window is re-sent until written, and only close() gives up (drain() then sees it pending).
     this.flushing ??= this.flushSealed()
       .catch(() => undefined)
       .finally(() => {
         this.flushing = undefined;
-        if (this.open.hits > 0) this.arm();
+        if (this.openHolds()) this.arm();
       });
   }
 
@@ -196,8 +238,12 @@ export class WindowCommitter {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       // One window in flight at a time: while one is written, the open one keeps gathering (re-armed after).
-      if (!this.flushing && !this.sealing && this.open.hits > 0) void this.seal().catch(() => this.arm());
+      if (!this.flushing && !this.sealing && this.openHolds()) void this.seal().catch(() => this.arm());
     }, this.options.windowMs);
+  }
+
+  private openHolds(): boolean {
+    return this.open.hits > 0 || this.openKeyed.length > 0;
   }
 
   private stopTimer(): void {
@@ -229,6 +275,9 @@ export class WindowCommitter {
       const window = this.sealed[0] as Window;
       await this.writeWindow(window);
       this.sealed.shift();
+      for (const { claim } of window.keyed) {
+        if (this.pendingKeys.get(claim.id) === claim) this.pendingKeys.delete(claim.id);
+      }
       this.checkpoint = { lane: this.checkpoint.lane, seq: window.seq, offset: window.end };
       try {
         await writeCheckpoint(this.options.dir, this.checkpoint);
@@ -247,8 +296,11 @@ export class WindowCommitter {
    * written without a refusal.
    */
   private async writeWindow(window: Window): Promise<void> {
-    const mark = flushMark({ lane: this.checkpoint.lane, seq: window.seq });
-    await this.prepareWindow(window, mark);
+    const attempt = { lane: this.checkpoint.lane, seq: window.seq };
+    const mark = flushMark(attempt);
+    await this.untilDone(window, "a window's idempotency keys were not claimed", () => this.claimKeys(window, attempt));
+    const { prepare } = this.options;
+    if (prepare) await this.untilDone(window, "a window's visits were not written", () => prepare(window.batch, mark));
     let refused = false;
     const queue = window.batch.split(this.partDocuments);
     for (let attempt = 0; queue.length > 0;) {
@@ -276,21 +328,38 @@ export class WindowCommitter {
     if (!refused) this.partDocuments = Math.min(this.options.maxWriteDocuments, this.partDocuments * 2);
   }
 
-  private async prepareWindow(window: Window, mark: FlushMark): Promise<void> {
-    const { prepare, logger } = this.options;
-    if (prepare === undefined) return;
+  /**
+   * Claims the window's keys once, then adds the hits of those it holds to its batch. The first request of a key in
+   * the window is the one claimed: a later one in the same window is a retry logged before the claim (a restart lost
+   * pendingKeys). After a crash the replayed window claims again and finds its own entries (RequestLedger.claim
+   * recognises its attempt), so the batch comes out the same.
+   */
+  private async claimKeys(window: Window, attempt: LaneSeq): Promise<void> {
+    if (window.keysClaimed || window.keyed.length === 0) return;
+    const first = new Map<string, KeyedHits>();
+    for (const keyed of window.keyed) if (!first.has(keyed.claim.id)) first.set(keyed.claim.id, keyed);
+    const ordered = [...first.values()].sort((a, b) =>
+      a.claim.id < b.claim.id ? -1 : a.claim.id > b.claim.id ? 1 : 0,
+    );
+    const taken = await (this.options.claim as NonNullable<WindowCommitterOptions['claim']>)(
+      ordered.map((k) => k.claim),
+      attempt,
+    );
+    for (const keyed of ordered) if (!taken.has(keyed.claim.id)) for (const hit of keyed.hits) window.batch.add(hit);
+    window.keysClaimed = true;
+  }
+
+  /** Runs a step of a window's write until it succeeds (re-sent after the retry delays), or closing gives up. */
+  private async untilDone(window: Window, what: string, step: () => Promise<void>): Promise<void> {
     for (let attempt = 0; ;) {
       try {
-        await prepare(window.batch, mark);
+        await step();
         return;
       } catch (error) {
         if (this.closing && Date.now() >= this.closeBy) throw error;
         const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
         const delay = delays[Math.min(attempt++, delays.length - 1)] as number;
-        logger.warn(
-          { err: error, seq: window.seq, retryInMs: delay },
-          "ingest log: a window's visits were not written; re-sending",
-        );
+        this.options.logger.warn({ err: error, seq: window.seq, retryInMs: delay }, `ingest log: ${what}; re-sending`);
         await new Promise((resolve) => setTimeout(resolve, this.closing ? Math.min(delay, 100) : delay));
       }
     }
@@ -315,6 +384,7 @@ export class WindowCommitter {
 
 function decodeRecord(record: LoggedRecord): LogItem {
   if (record.type === HITS_RECORD) return { hits: decodeHits(record.payload) };
+  if (record.type === KEYED_RECORD) return { keyed: decodeKeyedHits(record.payload) };
   if (record.type === SEAL_RECORD)
     return { seal: (JSON.parse(record.payload.toString('utf8')) as { seq: number }).seq };
   throw new Error(`the ingest log holds a record of unknown type ${record.type} (ending at offset ${record.end})`);

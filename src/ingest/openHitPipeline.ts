@@ -180,8 +180,9 @@ export async function openHitPipeline(
     logger,
     retention: settings.retention,
   });
+  const idempotencyWindowMs = settings.idempotency.windowHours * HOUR_MS;
   const ledger = new RequestLedger(database, {
-    windowMs: settings.idempotency.windowHours * HOUR_MS,
+    windowMs: idempotencyWindowMs,
     writeConcern: writeConcern === undefined ? undefined : { w: writeConcern as number },
     logger,
   });
@@ -284,6 +285,20 @@ export async function openHitPipeline(
     observer: options.observer,
     deadlineMs: (flush) => flushDeadlineMs(flush, settings.databaseTimeoutMs, options.retry),
   });
+  const windows = options.ingestLog
+    ? await WindowCommitter.open({
+        dir: options.ingestLog.dir,
+        windowMs: options.ingestLog.windowMs,
+        maxWriteDocuments: Math.min(settings.ingest.maxFlushDocuments, WINDOW_PART_DOCUMENTS),
+        newBatch,
+        prepare: visits,
+        // A window's claim is never taken over (KeyedRequests): it is leased for as long as the entry lives.
+        claim: (claims, attempt) => ledger.claim(claims, attempt, { now: clock(), leaseMs: idempotencyWindowMs }),
+        write: writeCounters,
+        logger,
+        observer: options.observer,
+      })
+    : undefined;
   const keyed = new KeyedRequests({
     committer,
     ledger,
@@ -295,19 +310,8 @@ export async function openHitPipeline(
     leaseMs,
     waitMs,
     pollMs: options.pollMs,
+    log: windows,
   });
-  const windows = options.ingestLog
-    ? await WindowCommitter.open({
-        dir: options.ingestLog.dir,
-        windowMs: options.ingestLog.windowMs,
-        maxWriteDocuments: Math.min(settings.ingest.maxFlushDocuments, WINDOW_PART_DOCUMENTS),
-        newBatch,
-        prepare: visits,
-        write: writeCounters,
-        logger,
-        observer: options.observer,
-      })
-    : undefined;
   const ingest = new HitIngest({
     unkeyed: windows ?? committer,
     keyed,

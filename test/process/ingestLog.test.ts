@@ -6,6 +6,7 @@
  * - Under load a request may be cut off after its hits became durable but before its answer left: such hits are
  *   counted although never acknowledged, so acknowledged <= stored <= sent, per page.
  * - Killed right after every request was answered: stored = acknowledged, exactly, per page.
+ * - Requests with an idempotency key, each retried with its key until answered (across kills): stored = sent, exactly.
  */
 import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
@@ -13,6 +14,9 @@ import type { ServerProcess } from '../support/serverProcess';
 const AT = '2026-03-10T10:00:00.000Z';
 const PAGES = ['/a', '/b', '/c', '/d', '/e'];
 const RECORD_HITS = `mutation Record($hits: [HitInput!]!) { recordHits(hits: $hits) { accepted total } }`;
+const RECORD_KEYED = `mutation Record($hits: [HitInput!]!, $key: String) {
+  recordHits(hits: $hits, idempotencyKey: $key) { accepted total }
+}`;
 
 let dataDir: string;
 const servers: ServerProcess[] = [];
@@ -135,6 +139,41 @@ describe('INGEST_ACK=log, the built server killed with SIGKILL', () => {
     await stopWith(restarted, 'SIGTERM');
     const reader = await start();
     expect(await storedTotals(reader, 'exact.example')).toEqual(tally.acked);
+    await stopWith(reader, 'SIGTERM');
+  });
+
+  it('counts keyed requests exactly once when each is retried with its key until answered, across kills', async () => {
+    const sent = new Map<string, number>();
+    let target = await start();
+    let running = true;
+    let seed = 0;
+    const loops = Array.from({ length: 3 }, async (_, client) => {
+      while (running) {
+        const hits = batch('keyed.example', seed++);
+        for (const hit of hits) add(sent, hit.page, hit.count);
+        const key = `client-${client}-batch-${seed}`;
+        // The same key until an answer: a kill may cut the first try off after its hits were logged.
+        for (;;) {
+          try {
+            const reply = await target.graphql<{ recordHits: { total: number } }>(RECORD_KEYED, { hits, key }, 10_000);
+            if (reply.status === 200 && reply.body.data?.recordHits) break;
+          } catch {
+            // Cut off by the kill, or sent while no server listens.
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    });
+    for (let round = 0; round < 3; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 400 + Math.floor(Math.random() * 1_200)));
+      await stopWith(target, 'SIGKILL');
+      target = await start();
+    }
+    running = false;
+    await Promise.all(loops);
+    await stopWith(target, 'SIGTERM');
+    const reader = await start();
+    expect(await storedTotals(reader, 'keyed.example')).toEqual(sent);
     await stopWith(reader, 'SIGTERM');
   });
 });
