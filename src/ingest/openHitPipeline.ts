@@ -109,9 +109,9 @@ export interface HitPipeline {
    */
   drain(): Promise<void>;
   /**
-   * Answers the requests still waiting: writes what the group committer holds (requests with an idempotency key,
-   * and all of them with INGEST_ACK=database). The log's windows hold no request: close() writes them, or leaves them
-   * in the log for the next start when the database refuses.
+   * Answers the requests still waiting: writes what the group committer holds (every request with
+   * INGEST_ACK=database). The log's windows hold no waiting request, keyed ones included (answered once logged):
+   * close() writes them, or leaves them in the log for the next start when the database refuses.
    */
   answerWaiting(): Promise<void>;
   /** The last call before the caller closes the database: drain(), and anything unexpected is logged, not thrown. */
