@@ -19,6 +19,8 @@ export interface Sample {
   readonly eventLoopP99Ms: number;
   readonly eventLoopMaxMs: number;
   readonly documentCacheMb: number;
+  /** Visit sessions the server remembers at the end of the interval: what visits hold in its heap. */
+  readonly visitSessionsCached: number;
   /** Server-side, during the interval: SERVICE_UNAVAILABLE answers by cause, background steps over 1 s, flushes. */
   readonly unavailable: Readonly<Record<string, number>>;
   readonly backgroundStalls: number;

@@ -16,6 +16,8 @@ export interface MetricsReading {
   readonly backgroundStalls: number;
   readonly flushes: number;
   readonly documentCacheBytes: number;
+  /** Visit sessions the server remembers (0 from a server without the gauge). */
+  readonly visitSessionsCached: number;
 }
 
 function labelled(text: string, name: string, label: string): Record<string, number> {
@@ -56,5 +58,6 @@ export async function readMetrics(client: SoakClient): Promise<MetricsReading> {
     backgroundStalls: steps.count - steps.within,
     flushes: histogram(text, 'tally_flush_duration_seconds', '+Inf').count,
     documentCacheBytes: plain(text, 'tally_graphql_document_cache_bytes'),
+    visitSessionsCached: plain(text, 'tally_visit_sessions_cached'),
   };
 }

@@ -118,13 +118,13 @@ export function renderSoakReport(context: ReportContext): string {
   lines.push(...context.chartNames.map((name) => `![${name.replace(/\.svg$/, '')}](${name})`), '');
   lines.push(`### Every sample (${engine})`, '');
   lines.push(
-    '| minute | answered/s | p50 ms | p99 ms | p99.9 ms | max ms | dashboard p99 ms | errors | heap after GC MB | RSS MB | event loop p99 / max ms | document cache MB | steps over 1 s |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| minute | answered/s | p50 ms | p99 ms | p99.9 ms | max ms | dashboard p99 ms | errors | heap after GC MB | RSS MB | event loop p99 / max ms | document cache MB | visit sessions cached | steps over 1 s |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...samples.map(
       (s) =>
         `| ${fmt(s.minute)} | ${fmt(s.achieved)} | ${fmt(s.hits.p50)} | ${fmt(s.hits.p99)} | ${fmt(s.hits.p999)} | ${fmt(s.hits.max)} | ` +
         `${fmt(s.dashboards.p99)} | ${errorList(s.errors)} | ${fmt(s.heapAfterGcMb)} | ${fmt(s.rssMb)} | ` +
-        `${fmt(s.eventLoopP99Ms)} / ${fmt(s.eventLoopMaxMs)} | ${fmt(s.documentCacheMb)} | ${fmt(s.backgroundStalls)} |`,
+        `${fmt(s.eventLoopP99Ms)} / ${fmt(s.eventLoopMaxMs)} | ${fmt(s.documentCacheMb)} | ${fmt(s.visitSessionsCached ?? 0)} | ${fmt(s.backgroundStalls)} |`,
     ),
     '',
   );

@@ -25,7 +25,10 @@ const MB = 1024 * 1024;
 const SETTLE_MS = 15_000;
 
 /** The whole soak: every window's requests together; event-loop figures are the worst sample's. */
-export type SoakTotal = Omit<Sample, 'phase' | 'minute' | 'heapAfterGcMb' | 'rssMb' | 'documentCacheMb'>;
+export type SoakTotal = Omit<
+  Sample,
+  'phase' | 'minute' | 'heapAfterGcMb' | 'rssMb' | 'documentCacheMb' | 'visitSessionsCached'
+>;
 
 export interface SoakResult {
   readonly startedAt: string;
@@ -206,6 +209,7 @@ function toSample(
     eventLoopP99Ms: after.eventLoopP99Ms,
     eventLoopMaxMs: after.eventLoopMaxMs,
     documentCacheMb: after.documentCacheBytes / MB,
+    visitSessionsCached: after.visitSessionsCached,
     unavailable,
     backgroundStalls: after.backgroundStalls - before.backgroundStalls,
     flushes: after.flushes - before.flushes,

@@ -107,6 +107,7 @@ async function prepare(
   });
   const windows = pipeline.windows;
   if (windows) metrics.watchIngestLog(() => ({ bytes: windows.logBytes, windows: windows.pendingWindows }));
+  metrics.watchVisitSessions(() => pipeline.visitSessionsCached());
   try {
     const impressions = new ImpressionStore(database, { writeConcern: config.ingest.writeConcern });
     await impressions.ensureIndexes();

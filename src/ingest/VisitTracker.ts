@@ -27,6 +27,12 @@ export interface VisitTrackerOptions {
   readonly clock: () => number;
   /** Sessions whose state this process remembers (the oldest are forgotten first); default 200,000. */
   readonly maxCached?: number | undefined;
+  /**
+   * A remembered state is forgotten this long after this process last wrote it (default: the timeout): by then the
+   * next hit starts a new visit, and the stored state is about to expire. So the cache holds the visitors active in
+   * the last timeout, not every visitor seen.
+   */
+  readonly forgetAfterMs?: number | undefined;
 }
 
 /** A counter change and the site whose documents take it. */
@@ -45,11 +51,16 @@ interface Known {
   readonly state: VisitState;
 }
 
+interface Remembered extends Known {
+  /** When this process wrote it (the clock's ms): the cache is in this order. */
+  readonly writtenAt: number;
+}
+
 /** Rounds of lost writes before a flush gives up (and is re-sent as a whole). */
 const MAX_ROUNDS = 8;
 
 export class VisitTracker {
-  private readonly cache = new Map<string, Known>();
+  private readonly cache = new Map<string, Remembered>();
   private readonly maxCached: number;
   /** Flushes without a mark still need versions nobody else writes. */
   private readonly unmarkedLane = randomUUID();
@@ -109,8 +120,15 @@ export class VisitTracker {
       if (pending.length > 0) stored = await this.store.read(pending);
       for (const id of pending) if (!stored.has(id)) this.cache.delete(id);
     }
-    for (const [id, known] of written) this.remember(id, known);
+    const now = this.options.clock();
+    for (const [id, known] of written) this.remember(id, { ...known, writtenAt: now });
+    this.forget(now - (this.options.forgetAfterMs ?? this.options.timeoutMs));
     return deltas;
+  }
+
+  /** Sessions remembered now (the metrics). */
+  get cached(): number {
+    return this.cache.size;
   }
 
   private async readRetried(ids: readonly string[], mark: FlushMark | undefined): Promise<Map<string, StoredSession>> {
@@ -123,12 +141,16 @@ export class VisitTracker {
     return retried.length === 0 ? new Map() : this.store.read(retried);
   }
 
-  private remember(id: string, known: Known): void {
+  private remember(id: string, known: Remembered): void {
     this.cache.delete(id);
     this.cache.set(id, known);
-    if (this.cache.size > this.maxCached) {
-      const oldest = this.cache.keys().next();
-      if (oldest.done !== true) this.cache.delete(oldest.value);
+  }
+
+  /** Drops the oldest entries: those written before `before`, and any beyond maxCached. */
+  private forget(before: number): void {
+    for (const [id, known] of this.cache) {
+      if (known.writtenAt >= before && this.cache.size <= this.maxCached) return;
+      this.cache.delete(id);
     }
   }
 }

@@ -116,6 +116,8 @@ export interface HitPipeline {
   answerWaiting(): Promise<void>;
   /** The last call before the caller closes the database: drain(), and anything unexpected is logged, not thrown. */
   close(): Promise<void>;
+  /** Visit sessions this process remembers (0 with visits off): the metrics. */
+  visitSessionsCached(): number;
   /** Stops preallocating a site's (or one page's) documents: they are being deleted (store/Deletions). */
   forget(site: string, page?: string): void;
 }
@@ -136,7 +138,7 @@ async function openVisits(
     readonly sweeps: Sweep[];
     readonly intervalMs: number;
   },
-): Promise<(batch: CounterBatch, mark?: FlushMark) => Promise<void>> {
+): Promise<OpenVisits> {
   const timeoutMs = settings.visits.timeoutMinutes * MINUTE_MS;
   const store = new VisitSessionStore(database, {
     // A late hit (a window replayed after a stop) still finds its visit for a while after the timeout.
@@ -153,14 +155,24 @@ async function openVisits(
   }
   const tracker = new VisitTracker(store, { timeoutMs, clock: deps.clock });
   const siteTotals = settings.dashboards.siteTotals;
-  return async (batch, mark) => {
-    if (batch.visitHits.length === 0) return;
-    const changes = await tracker.apply(batch.visitHits, mark);
-    batch.visitHits = [];
-    for (const { site, delta } of changes) {
-      if (delta.page !== undefined || siteTotals) batch.addVisitDelta(site, delta, deps.dimensions);
-    }
+  return {
+    prepare: async (batch, mark) => {
+      if (batch.visitHits.length === 0) return;
+      const changes = await tracker.apply(batch.visitHits, mark);
+      batch.visitHits = [];
+      for (const { site, delta } of changes) {
+        if (delta.page !== undefined || siteTotals) batch.addVisitDelta(site, delta, deps.dimensions);
+      }
+    },
+    cached: () => tracker.cached,
   };
+}
+
+interface OpenVisits {
+  /** A batch's visit transitions, added to it as counter changes (idempotent under its mark). */
+  readonly prepare: (batch: CounterBatch, mark?: FlushMark) => Promise<void>;
+  /** Sessions the tracker remembers now. */
+  readonly cached: () => number;
 }
 
 /** How long a visit session is kept beyond the visit timeout. */
@@ -267,7 +279,7 @@ export async function openHitPipeline(
   const turns = database.policy.singleWriter && options.ingestLog ? new SerialQueue() : undefined;
   const writeCounters = async (batch: CounterBatch, mark?: FlushMark): Promise<void> => {
     // Database mode: a flush's visit transitions first (idempotent under its mark), then its counters.
-    if (visits !== undefined) await visits(batch, mark);
+    if (visits !== undefined) await visits.prepare(batch, mark);
     return turns ? turns.run(() => counters.write(batch, mark)) : counters.write(batch, mark);
   };
   const flushWriter = createFlushWriter({
@@ -291,7 +303,7 @@ export async function openHitPipeline(
         windowMs: options.ingestLog.windowMs,
         maxWriteDocuments: Math.min(settings.ingest.maxFlushDocuments, WINDOW_PART_DOCUMENTS),
         newBatch,
-        prepare: visits,
+        prepare: visits?.prepare,
         // A window's claim is never taken over (KeyedRequests): it is leased for as long as the entry lives.
         claim: (claims, attempt) => ledger.claim(claims, attempt, { now: clock(), leaseMs: idempotencyWindowMs }),
         write: writeCounters,
@@ -333,6 +345,7 @@ export async function openHitPipeline(
       await committer.drain();
     },
     answerWaiting: () => committer.drain(),
+    visitSessionsCached: () => visits?.cached() ?? 0,
     forget: (site, page) => {
       planner?.forget(site, page);
       secondsPlanner?.forget(site, page);

@@ -32,6 +32,9 @@ export interface Metrics {
   readonly ingestLogBytes: Gauge;
   readonly ingestLogWindows: Gauge;
   watchIngestLog(read: () => { readonly bytes: number; readonly windows: number }): void;
+  /** Visit sessions this process remembers (issue 29), read at each scrape (`watchVisitSessions`). */
+  readonly visitSessionsCached: Gauge;
+  watchVisitSessions(read: () => number): void;
   /** Deletions of sites and pages (issue 30): pending as last seen, read at each scrape (`watchDeletions`). */
   readonly deletionsPending: Gauge;
   readonly deletedDocuments: Counter<'collection'>;
@@ -46,6 +49,7 @@ const COUNT_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 
 export function createMetrics(): Metrics {
   let ingestLog: (() => { readonly bytes: number; readonly windows: number }) | undefined;
   let deletions: (() => number) | undefined;
+  let visitSessions: (() => number) | undefined;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tally_' });
   return {
@@ -157,6 +161,18 @@ export function createMetrics(): Metrics {
     }),
     watchIngestLog(read) {
       ingestLog = read;
+    },
+    visitSessionsCached: new Gauge({
+      name: 'tally_visit_sessions_cached',
+      help: 'Visit sessions whose state this process remembers (those it wrote within the visit timeout), saving a read per hit.',
+      registers: [registry],
+      collect() {
+        const cached = visitSessions?.();
+        if (cached !== undefined) this.set(cached);
+      },
+    }),
+    watchVisitSessions(read) {
+      visitSessions = read;
     },
     deletionsPending: new Gauge({
       name: 'tally_deletions_pending',

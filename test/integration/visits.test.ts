@@ -173,6 +173,33 @@ describe('visits', () => {
     await second.close();
   });
 
+  it('forgets the sessions it wrote once the timeout has passed, and still counts what a sessionisation counts', async () => {
+    const site = 'forgetful.example';
+    // Pageviews only: an event alone starts no visit, so it would leave no session to remember.
+    const hits = traffic(site).filter((hit) => hit.event === undefined);
+    // The process's clock follows the traffic, whose gaps pass the timeout now and then.
+    const clock = { now: NOW };
+    const pipeline = await openHitPipeline(database, loadConfig({ NODE_ENV: 'test' }), {
+      clock: () => clock.now,
+      logger,
+    });
+    const lastWritten = new Map<string, number>();
+    let forgotten = 0;
+    for (const hit of hits) {
+      clock.now = hit.at + 1_000;
+      await pipeline.ingest.recordHit(input(hit));
+      await pipeline.drain();
+      lastWritten.set(hit.visitor as string, clock.now);
+      const remembered = [...lastWritten.values()].filter((at) => at >= clock.now - TIMEOUT_MS).length;
+      forgotten = Math.max(forgotten, lastWritten.size - remembered);
+      expect(pipeline.visitSessionsCached()).toBe(remembered);
+    }
+    // Some sessions were forgotten and met again: their writes read the stored state back and advanced it once.
+    expect(forgotten).toBeGreaterThan(0);
+    await expectSessionised(site, hits);
+    await pipeline.close();
+  });
+
   it.each([
     ['the daily counters refused', 1],
     ['the monthly counters refused', 2],
