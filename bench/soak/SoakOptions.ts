@@ -33,6 +33,12 @@ export const SOAK_OPTIONS = {
   'max-in-flight': { kind: 'integer', default: 1_000 },
   'docs-dir': { kind: 'string', value: 'DIR', needs: 'the docs directory the report goes to' },
   'results-dir': { kind: 'string', value: 'DIR', needs: 'where the samples (JSON) go' },
+  /**
+   * When the server answers a recordHit: `log` (the embedded default: once durable in its ingest log, in a temporary
+   * directory) or `database` (after the database write). The benchmark hands the server a MONGODB_URI, whose own
+   * default would be `database`, so the mode is set explicitly.
+   */
+  'ingest-ack': { kind: 'choice', choices: ['log', 'database'], default: 'log' },
   /** Extra environment for the server, e.g. `--server-env SECONDS_PREALLOCATE=true`. */
   'server-env': { kind: 'strings', value: 'NAME=VALUE' },
 } as const;

@@ -42,6 +42,17 @@ export function heapComparison(
   return { early, last, growth: last.heapAfterGcMb / early.heapAfterGcMb - 1 };
 }
 
+/** The server's INGEST_ACK: `--ingest-ack`, unless `--server-env` overrides it. */
+function serverAck(options: SoakOptions): string {
+  const set = options['server-env'].find((pair) => pair.startsWith('INGEST_ACK='));
+  return set === undefined ? options['ingest-ack'] : set.slice('INGEST_ACK='.length);
+}
+
+function serverEnvNote(options: SoakOptions): string {
+  const others = options['server-env'].filter((pair) => !pair.startsWith('INGEST_ACK='));
+  return others.length === 0 ? '' : `, ${others.map((pair) => `\`${pair}\``).join(', ')}`;
+}
+
 export function renderSoakReport(context: ReportContext): string {
   const { result, options, target, command } = context;
   const { total, samples } = result;
@@ -62,7 +73,8 @@ export function renderSoakReport(context: ReportContext): string {
     `- Engine: **${target.description}**, ${target.embedded ? 'started by the benchmark (MONGODB_URI unset)' : 'at MONGODB_URI'}.`,
     `- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, Node ${process.version}, ${os.platform()} ${os.release()}. ` +
       'Other processes may share it.',
-    '- Server: the built server as a child process (`node dist/src/main.js`) on a loopback port, without keys; the ' +
+    `- Server: the built server as a child process (\`node dist/src/main.js\`) on a loopback port, without keys, ` +
+      `\`INGEST_ACK=${serverAck(options)}\`${serverEnvNote(options)}; the ` +
       "heap is read after a full GC through the V8 inspector (`--inspect` on loopback) once per sample, so each GC's " +
       "pause is in that sample's latencies. RSS and event-loop delay come from the server's /metrics.",
     `- Traffic, open loop (each latency runs from when its request was due): \`recordHit\` at the rate below on ` +

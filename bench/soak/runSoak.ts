@@ -4,7 +4,10 @@
  * errors, p99 ≤ 1 s, at least 97 % of the rate answered), then runs the soak at a percentage of it, sampling every
  * interval: client latencies and errors, heap after GC, RSS, event-loop delay, and the server's own counters.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { REQUESTS_COLLECTION } from '../../src/store/requestLedger';
 import { SECONDS_COLLECTION, secondsDocumentId } from '../../src/store/secondStats';
@@ -53,7 +56,12 @@ export async function runSoak(
     await seedExpired(target.uri, dbName, options.expired);
   }
   const inspectPort = await freePort();
-  const env = Object.fromEntries(options['server-env'].map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+  const logDir = options['ingest-ack'] === 'log' ? mkdtempSync(path.join(os.tmpdir(), 'tally-soak-log-')) : undefined;
+  const env = {
+    INGEST_ACK: options['ingest-ack'],
+    ...(logDir ? { INGEST_LOG_DIR: logDir } : {}),
+    ...Object.fromEntries(options['server-env'].map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
+  };
   const server = await startServer('child', {
     uri: target.uri,
     dbName,
@@ -155,6 +163,7 @@ export async function runSoak(
     inspector.close();
     client.close();
     await server.stop();
+    if (logDir) rmSync(logDir, { recursive: true, force: true });
   }
 }
 
