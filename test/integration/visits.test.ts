@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Binary } from 'mongodb';
+import { Binary, BSON } from 'mongodb';
 import type { Document } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
 import type { HitInputFields } from '../../src/domain/Hit';
@@ -250,6 +250,23 @@ describe('visits', () => {
       await expectSessionised(site, hits);
     },
   );
+
+  it('costs a minute document at most 44 BSON bytes: `vm` with five 32-bit counters', async () => {
+    // The minute documents the first test wrote ('database.example'), as stored.
+    const documents = await database.db
+      .collection('stats.seconds')
+      .find({ 'metadata.site': 'database.example', vm: { $exists: true } })
+      .toArray();
+    expect(documents.length).toBeGreaterThan(0);
+    const extra = documents.map((doc) => {
+      const { vm, ...without } = doc;
+      expect(Object.values(vm as Document).every((value) => Number.isInteger(value))).toBe(true);
+      return BSON.calculateObjectSize(doc) - BSON.calculateObjectSize(without);
+    });
+    // Element header (1) + "vm\0" (3) + sub-document length (4) + terminator (1), then per field 1 + 2 + 4.
+    expect(Math.max(...extra)).toBeLessThanOrEqual(9 + 5 * 7);
+    expect(Math.min(...extra)).toBeGreaterThanOrEqual(9 + 7);
+  });
 
   it('through the ingest log, a window written twice (a crash before the checkpoint) counts once', async () => {
     const site = 'lagging.example';
