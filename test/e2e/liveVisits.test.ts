@@ -116,27 +116,30 @@ async function record(app: TestApp, hits: readonly OracleHit[]): Promise<void> {
   expect(body.errors).toBeUndefined();
 }
 
-function connect(app: TestApp): Client {
-  return createClient({ url: `${app.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+/** A server of its own (clock at NOW) and a WebSocket client to it, for the describe block that calls this. */
+function liveServer(label: string, env: Record<string, string> = {}): { app: TestApp; client: Client } {
+  const server = {} as { app: TestApp; client: Client };
+  beforeAll(async () => {
+    server.app = await startTestApp(label, env, () => NOW);
+    server.client = createClient({
+      url: `${server.app.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
+  });
+  afterAll(async () => {
+    await server.client.dispose();
+    await server.app.stop();
+  });
+  return server;
 }
 
 describe('pageStatsLive visit figures', () => {
-  let app: TestApp;
-  let client: Client;
-
-  beforeAll(async () => {
-    app = await startTestApp('live_visits', {}, () => NOW);
-    client = connect(app);
-  });
-
-  afterAll(async () => {
-    await client.dispose();
-    await app.stop();
-  });
+  const server = liveServer('live_visits');
 
   it('gives each MINUTE point and the window the sessionised figures of visits started there, and resends a minute a later hit changed', async () => {
-    await record(app, FIRST);
-    const messages = client.iterate<LiveMessage>({
+    await record(server.app, FIRST);
+    const messages = server.client.iterate<LiveMessage>({
       query: LIVE,
       variables: { site: SITE, page: PAGE, granularity: 'MINUTE', window: 3_600 },
     });
@@ -153,7 +156,7 @@ describe('pageStatsLive visit figures', () => {
     expect(want.window).toMatchObject({ visits: 6 });
     expect(want.window.bounceRate).toBeGreaterThan(0);
 
-    await record(app, SECOND);
+    await record(server.app, SECOND);
     const after = expected([...FIRST, ...SECOND], from);
     const resent = new Set<string>();
     let window = figuresOf(snapshot);
@@ -191,7 +194,7 @@ describe('pageStatsLive visit figures', () => {
   });
 
   it('keeps SECOND points null: visit counters are kept per minute at the finest', async () => {
-    const messages = client.iterate<LiveMessage>({
+    const messages = server.client.iterate<LiveMessage>({
       query: LIVE,
       variables: { site: SITE, page: PAGE, granularity: 'SECOND', window: 60 },
     });
@@ -208,22 +211,11 @@ describe('pageStatsLive visit figures', () => {
 });
 
 describe('pageStatsLive visit figures with VISITS_ENABLED=false', () => {
-  let app: TestApp;
-  let client: Client;
-
-  beforeAll(async () => {
-    app = await startTestApp('live_visits_off', { VISITS_ENABLED: 'false' }, () => NOW);
-    client = connect(app);
-  });
-
-  afterAll(async () => {
-    await client.dispose();
-    await app.stop();
-  });
+  const server = liveServer('live_visits_off', { VISITS_ENABLED: 'false' });
 
   it('gives null visit figures at MINUTE, as before', async () => {
-    await record(app, FIRST);
-    const messages = client.iterate<LiveMessage>({
+    await record(server.app, FIRST);
+    const messages = server.client.iterate<LiveMessage>({
       query: LIVE,
       variables: { site: SITE, page: PAGE, granularity: 'MINUTE', window: 3_600 },
     });
