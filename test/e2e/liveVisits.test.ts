@@ -12,6 +12,8 @@ import { sessioniseBy } from '../support/sessionise';
 import type { OracleCounts, OracleHit } from '../support/sessionise';
 import { startTestApp } from '../support/startTestApp';
 import type { TestApp } from '../support/startTestApp';
+import { sessionisedFigures } from '../support/visitReadout';
+import type { Figures } from '../support/visitReadout';
 import { waitFor } from '../support/waitFor';
 
 // FerretDB rewrites whole documents and shares two cores with other suites: allow slow runs (no timing asserted).
@@ -36,12 +38,6 @@ const LIVE = `subscription Live($site: String!, $page: String!, $granularity: Li
   }
 }`;
 
-interface Figures {
-  visits: number | null;
-  bounceRate: number | null;
-  visitDuration: number | null;
-  viewsPerVisit: number | null;
-}
 interface Point extends Figures {
   t: string;
   hits: number;
@@ -78,21 +74,6 @@ function input(h: OracleHit): Record<string, unknown> {
   return { site: h.site, page: h.page, at: new Date(h.at).toISOString(), visitor: h.visitor, event: h.event };
 }
 
-/** The figures the definition gives: on a page, the rates are of the visits that entered there. */
-function figures(counts: OracleCounts | undefined): Figures {
-  const visits = counts?.visits ?? 0;
-  const entered = counts?.entries ?? 0;
-  if (counts === undefined || entered === 0) {
-    return { visits, bounceRate: null, visitDuration: null, viewsPerVisit: null };
-  }
-  return {
-    visits,
-    bounceRate: counts.bounces / entered,
-    visitDuration: counts.seconds / entered,
-    viewsPerVisit: counts.pageviews / entered,
-  };
-}
-
 /** Per minute of the window (ISO start → figures of /p), and the window's. */
 function expected(hits: readonly OracleHit[], from: number): { points: Map<string, Figures>; window: Figures } {
   const perMinute = sessioniseBy(hits, TIMEOUT, (t) => t - (t % MINUTE));
@@ -100,10 +81,10 @@ function expected(hits: readonly OracleHit[], from: number): { points: Map<strin
   const total: OracleCounts = { visits: 0, bounces: 0, seconds: 0, pageviews: 0, entries: 0, exits: 0 };
   for (let t = from; t < NOW - (NOW % MINUTE) + MINUTE; t += MINUTE) {
     const counts = perMinute.get(t)?.get(PAGE);
-    points.set(new Date(t).toISOString(), figures(counts));
+    points.set(new Date(t).toISOString(), sessionisedFigures(counts, false));
     for (const field of Object.keys(total) as Array<keyof OracleCounts>) total[field] += counts?.[field] ?? 0;
   }
-  return { points, window: figures(total) };
+  return { points, window: sessionisedFigures(total, false) };
 }
 
 function figuresOf(value: Figures): Figures {
