@@ -51,6 +51,7 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       siteTotals: config.dashboards.siteTotals,
       dimensionVisitors,
       retention: config.retention,
+      visits: config.visits.enabled,
     },
     clock,
     live: new LiveSeriesHub(counters, { clock, logger, intervalMs: LIVE_POLL_INTERVAL_MS }),

@@ -33,6 +33,7 @@ export class LiveSubscription implements AsyncIterableIterator<LiveUpdate> {
       // Live requests carry no retention cutoffs (parseLiveSeriesRequest): no point, so no total, is ever null.
       total: series.total as number,
       visitors: series.visitors,
+      visits: series.visits,
       points: this.pending && !snapshot ? merge(this.pending, changed, series) : changed,
     };
     if (this.wake) {

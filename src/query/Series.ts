@@ -22,6 +22,11 @@ export interface SeriesRequest {
   readonly retained?: RetentionCutoffs | undefined;
   /** Read the visit counters too (issue 29: a query selected visit figures). */
   readonly visits?: boolean | undefined;
+  /**
+   * With `visits`: the first UTC minute whose minute document (and its visit counters `vm`) is surely kept; buckets
+   * that need minutes from then on sum those. Absent (every request but the live series'): such buckets have null.
+   */
+  readonly visitMinutesFrom?: number | undefined;
 }
 
 export interface VisitorOptions {
@@ -55,8 +60,8 @@ export interface SeriesPoint {
    */
   readonly visitors?: number | null | undefined;
   /**
-   * The bucket's visit counters (visitCounts); null where they do not answer it (minutes, a dimension filter, SECOND,
-   * retention); absent when visits were not asked for.
+   * The bucket's visit counters (visitCounts); null where they do not answer it (minutes outside visitMinutesFrom, a
+   * dimension filter, SECOND, retention); absent when visits were not asked for.
    */
   readonly visits?: VisitCounts | null | undefined;
 }

@@ -81,7 +81,7 @@ export function fillSeries(request: SeriesRequest, plan: SeriesPlan, lookup: Doc
 
 /**
  * Each bucket's visit counters, and their sum: null for a bucket whose hits retention dropped or that visit counters
- * do not answer (minutes, SECOND buckets, a dimension filter), and the sum null then too.
+ * do not answer (minutes outside visitMinutesFrom, SECOND buckets, a dimension filter), and the sum null then too.
  */
 function fillVisits(
   request: SeriesRequest,
@@ -92,7 +92,9 @@ function fillVisits(
   const site = request.page === SITE_TOTAL_PAGE;
   const answered = request.granularity !== Granularity.SECOND && request.filter === undefined;
   const points = plan.bucketStarts.map((_, i) =>
-    !answered || counts[i] === null ? null : sumVisitPieces(lookup, plan.pieces[i] ?? [], site),
+    !answered || counts[i] === null
+      ? null
+      : sumVisitPieces(lookup, plan.pieces[i] ?? [], site, request.visitMinutesFrom),
   );
   let total: VisitCounts | null = NO_VISITS;
   for (const point of points) total = point === null || total === null ? null : addVisitCounts(total, point);

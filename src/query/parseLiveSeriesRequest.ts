@@ -1,4 +1,7 @@
-/** Validates a live-series subscription at the boundary: site/page as everywhere, a bounded window, SECOND enabled. */
+/**
+ * Validates a live-series subscription at the boundary: site/page as everywhere, a bounded window, SECOND enabled;
+ * visit figures at MINUTE where visits and second-level counters are on.
+ */
 import { BadUserInputError } from '../errors/BadUserInputError';
 import { parsePage } from '../domain/parsePage';
 import { parseSite } from '../domain/parseSite';
@@ -24,6 +27,8 @@ export function parseLiveSeriesRequest(
     timeZone?: string | null;
     /** The subscription selected visitors. */
     visitors?: boolean;
+    /** The subscription selected visit figures. */
+    visits?: boolean;
   },
   limits: SeriesLimits,
 ): LiveSeriesSpec {
@@ -48,5 +53,21 @@ export function parseLiveSeriesRequest(
     }
   }
   const visitors = input.visitors ? { secondsRetentionMs: limits.secondsRetentionMs } : undefined;
-  return { site, page, granularity: input.granularity, windowMs, timeZone, ...(visitors ? { visitors } : {}) };
+  // Visit counters are kept per minute at the finest, in minute documents: MINUTE only, and only where those are.
+  const visits =
+    input.visits === true &&
+    input.granularity === Granularity.MINUTE &&
+    limits.visits !== false &&
+    limits.secondsRetentionMs !== undefined
+      ? { secondsRetentionMs: limits.secondsRetentionMs }
+      : undefined;
+  return {
+    site,
+    page,
+    granularity: input.granularity,
+    windowMs,
+    timeZone,
+    ...(visitors ? { visitors } : {}),
+    ...(visits ? { visits } : {}),
+  };
 }

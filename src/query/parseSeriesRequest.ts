@@ -34,6 +34,8 @@ export interface SeriesLimits {
   readonly dimensionVisitors?: ReadonlySet<Dimension> | undefined;
   /** RETENTION_MINUTES_DAYS and RETENTION_DAYS; absent: everything is kept. */
   readonly retention?: RetentionSettings | undefined;
+  /** False when visits are not counted (VISITS_ENABLED=false); absent means they are. */
+  readonly visits?: boolean | undefined;
 }
 
 export interface SeriesInput {

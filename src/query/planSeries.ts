@@ -7,7 +7,8 @@
  * second-level minute documents. In UTC: MINUTE reads minutes, HOUR hours, DAY/WEEK/MONTH monthly documents.
  * A filtered series reads `d.<dimension>.<key>` of monthly and daily documents instead (periodPieces). Visitors, when
  * asked for, add each bucket's stored sketch periods (periodPieces: monthly, daily, minute `v`) to the same sources,
- * and, when some bucket is not such a union, the periods covering the whole range (coveringPeriods).
+ * and, when some bucket is not such a union, the periods covering the whole range (coveringPeriods). Visit counters,
+ * when asked for, come from the same monthly and daily documents, and a minute's from its minute document.
  */
 import { floorTo, MINUTE_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
@@ -15,7 +16,7 @@ import { bucketStartsIn, nextBucketIn } from '../time/zonedBuckets';
 import { UTC_ZONE } from '../time/zoneOffset';
 import type { ExtraFields } from '../store/statsExtras';
 import { counterPieces } from './counterPieces';
-import { visitsAnswer } from './visitCounts';
+import { minutePieceStart, visitsAnswer } from './visitCounts';
 import type { CounterPiece } from './counterPieces';
 import { coveringPeriods } from './coveringPeriods';
 import type { PeriodCover } from './coveringPeriods';
@@ -72,9 +73,14 @@ export function planSeries(request: SeriesRequest): SeriesPlan {
     pieces = starts.map((start, i) => counterPieces(start, starts[i + 1] ?? end));
     for (const bucket of pieces) for (const piece of bucket) docs.addCounter(piece);
     if (request.visits === true) {
+      const minutesFrom = request.visitMinutesFrom;
       for (const bucket of pieces) {
-        if (!visitsAnswer(bucket)) continue;
-        for (const piece of bucket) docs.add(piece.source, piece.doc, VISIT_FIELDS);
+        if (!visitsAnswer(bucket, minutesFrom)) continue;
+        for (const piece of bucket) {
+          // A minute's visit counters live in its minute document (stats.seconds), not in the daily one.
+          if (piece.source === 'minute') docs.add('seconds', minutePieceStart(piece), VISIT_FIELDS);
+          else docs.add(piece.source, piece.doc, VISIT_FIELDS);
+        }
       }
     }
   }

@@ -1,11 +1,13 @@
 /**
  * Visit figures (issue 29) from the stored visit counters (src/store/visitCounters.ts). Counters are exact and
  * additive, so a bucket or a range is the sum of its hours and days, in any time zone whose boundaries fall on whole
- * hours; a bucket that needs minutes (MINUTE buckets, boundaries inside an hour) has none (null), never a wrong one.
+ * hours. A bucket that needs minutes (MINUTE buckets, boundaries inside an hour) sums the minute documents' counters
+ * where the request may read them (`minutesFrom`, the live series), and has none (null) elsewhere, never a wrong one.
  * On a site, every visit enters: its bounce rate, duration and views per visit are over all its visits. On a page
  * they are over the visits that entered there, as peers define them; its `visits` are the visits that viewed it.
  */
 import type { StoredVisitCounts } from '../store/visitCounters';
+import { HOUR_MS, MINUTE_MS } from '../time/buckets';
 import { storedCount } from './storedCount';
 import type { CounterPiece } from './counterPieces';
 import type { DocumentLookup } from './DocumentLookup';
@@ -93,11 +95,15 @@ export function addVisitCounts(a: VisitCounts, b: VisitCounts): VisitCounts {
   };
 }
 
-/** A bucket's visit counters from its counter pieces; null when one of them is a minute (visits are kept per hour). */
+/**
+ * A bucket's visit counters from its counter pieces; null when one of them is a minute before `minutesFrom` (or any
+ * minute, without it): minute counters live in minute documents, which only the seconds retention keeps.
+ */
 export function sumVisitPieces(
   lookup: DocumentLookup,
   pieces: readonly CounterPiece[],
   site: boolean,
+  minutesFrom?: number,
 ): VisitCounts | null {
   let sum = NO_VISITS;
   for (const piece of pieces) {
@@ -108,16 +114,27 @@ export function sumVisitPieces(
       case 'hourly':
         sum = addStoredVisits(sum, lookup.daily(piece.doc)?.vh?.[piece.hour], site);
         break;
-      case 'minute':
-        return null;
+      case 'minute': {
+        const start = minutePieceStart(piece);
+        if (minutesFrom === undefined || start < minutesFrom) return null;
+        sum = addStoredVisits(sum, lookup.seconds?.(start)?.vm, site);
+        break;
+      }
     }
   }
   return sum;
 }
 
-/** Whether visit counters answer a bucket made of these pieces. */
-export function visitsAnswer(pieces: readonly CounterPiece[]): boolean {
-  return pieces.every((piece) => piece.source !== 'minute');
+/** Whether visit counters answer a bucket made of these pieces (minutes from `minutesFrom` on, when given). */
+export function visitsAnswer(pieces: readonly CounterPiece[], minutesFrom?: number): boolean {
+  return pieces.every(
+    (piece) => piece.source !== 'minute' || (minutesFrom !== undefined && minutePieceStart(piece) >= minutesFrom),
+  );
+}
+
+/** The start of the UTC minute a `minute` piece counts: its minute document's metadata.date. */
+export function minutePieceStart(piece: Extract<CounterPiece, { source: 'minute' }>): number {
+  return piece.doc + piece.hour * HOUR_MS + piece.minute * MINUTE_MS;
 }
 
 function clamp(rate: number): number {

@@ -11,7 +11,7 @@ import { registerValue } from '../domain/visitors/registerUpdate';
 import { hitParts } from '../time/hitParts';
 import type { VisitDelta } from '../domain/visits/VisitDelta';
 import { addHitToDaily, dailyDocumentId } from './dailyStats';
-import { visitDayPath, visitHourPath } from './visitCounters';
+import { visitDayPath, visitHourPath, visitMinutePath } from './visitCounters';
 import { EventCounting } from './EventCounting';
 import { EVENT_VISITOR_MASK } from './eventDocument';
 import { eventsDailyId } from './eventsDaily';
@@ -20,7 +20,7 @@ import type { DimensionCounting, DimensionSlot } from './DimensionCounting';
 import { addHitToMonthly, monthlyDocumentId } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
 import type { PageRollup } from './PageRollup';
-import { addHitToSeconds } from './secondStats';
+import { addHitToSeconds, secondsDocumentId } from './secondStats';
 import {
   MINUTE_MASK,
   PAGE_DAY_MASK,
@@ -181,8 +181,10 @@ export class CounterBatch {
 
   /**
    * One visit counter change, in the documents of the visit's start period: `vh.<hour>.<field>` of the daily
-   * document, `vd.<day of month>.<field>` of the monthly one; a site change (no page) also under the visit's
-   * dimension values (`dx`) where `counting` (the process's DimensionCounting) is given.
+   * document, `vd.<day of month>.<field>` of the monthly one, and with second-level counting `vm.<field>` of the
+   * minute document (for live series; none for a visit that started before the retention window, as for hits); a
+   * site change (no page) also under the visit's dimension values (`dx`) where `counting` (the process's
+   * DimensionCounting) is given.
    */
   addVisitDelta(site: string, delta: VisitDelta, counting: DimensionCounting | undefined): void {
     const parts = hitParts(delta.start);
@@ -191,6 +193,10 @@ export class CounterBatch {
     const month = this.monthly.document(site, page, parts.month, monthlyDocumentId);
     day.add(visitHourPath(parts.hourOfDay, delta.field), delta.amount);
     month.add(visitDayPath(parts.dayOfMonth, delta.field), delta.amount);
+    const minutePath = visitMinutePath(delta.field);
+    if (minutePath !== undefined && this.secondsFrom !== undefined && delta.start >= this.secondsFrom) {
+      this.seconds.document(site, page, parts.minute, secondsDocumentId).add(minutePath, delta.amount);
+    }
     const dimensions = delta.dimensions;
     if (delta.page !== undefined || counting === undefined || dimensions === undefined) return;
     counting.slotsOf(dimensions, this.slots);

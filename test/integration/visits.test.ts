@@ -1,6 +1,7 @@
 /**
- * Visits (issue 29) against the real server: the visit counters the pipeline writes equal an independent
- * sessionisation of the same hits (test/support/sessionise.ts), in database mode and through the ingest log, after a
+ * Visits (issue 29) against the real server: the visit counters the pipeline writes (per hour, per day, and per
+ * minute in the minute documents the live series reads) equal an independent sessionisation of the same hits
+ * (test/support/sessionise.ts), in database mode and through the ingest log, after a
  * crash that tore a window's counter writes (the sessions were written, the counters not: the replay recomputes the
  * changes from each session's outbox), after a crash before the checkpoint (the window written twice), and with two
  * pipelines (two instances) advancing the same visits in turn, each with its own cache of session states, and when
@@ -9,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Binary } from 'mongodb';
+import { Binary, BSON } from 'mongodb';
 import type { Document } from 'mongodb';
 import { loadConfig } from '../../src/config/loadConfig';
 import type { HitInputFields } from '../../src/domain/Hit';
@@ -79,13 +80,21 @@ function input(hit: OracleHit): HitInputFields {
   };
 }
 
-/** The stored visit counters of the site (key '') and each page, summed over the day's hours and the month's days. */
+/**
+ * The stored visit counters of the site (key '') and each page, summed over the day's hours, the month's days and
+ * the day's minute documents (`vm`, the live series': every hit here is inside the second-level retention).
+ */
 async function stored(
   site: string,
   pages: readonly string[],
-): Promise<{ hourly: Map<string, OracleCounts>; daily: Map<string, OracleCounts> }> {
+): Promise<{
+  hourly: Map<string, OracleCounts>;
+  daily: Map<string, OracleCounts>;
+  minutes: Map<string, OracleCounts>;
+}> {
   const hourly = new Map<string, OracleCounts>();
   const daily = new Map<string, OracleCounts>();
+  const minutes = new Map<string, OracleCounts>();
   for (const page of ['', ...pages]) {
     const stored = page === '' ? SITE_TOTAL_PAGE : page;
     const day = await database.db
@@ -96,8 +105,19 @@ async function stored(
       .findOne({ _id: monthlyDocumentId(site, stored, MONTH) as never });
     hourly.set(page, sum(Object.values((day?.vh ?? {}) as Record<string, Document>), page === ''));
     daily.set(page, sum(Object.values((month?.vd ?? {}) as Record<string, Document>), page === ''));
+    const minuteDocuments = await database.db
+      .collection('stats.seconds')
+      .find({ 'metadata.site': site, 'metadata.page': stored }, { projection: { vm: 1 } })
+      .toArray();
+    minutes.set(
+      page,
+      sum(
+        minuteDocuments.map((doc) => (doc.vm ?? {}) as Document),
+        page === '',
+      ),
+    );
   }
-  return { hourly, daily };
+  return { hourly, daily, minutes };
 }
 
 function sum(periods: readonly Document[], site: boolean): OracleCounts {
@@ -116,10 +136,12 @@ function sum(periods: readonly Document[], site: boolean): OracleCounts {
 async function expectSessionised(site: string, hits: readonly OracleHit[]): Promise<void> {
   const expected = sessionise(hits, TIMEOUT_MS);
   const pages = [...expected.keys()].filter((page) => page !== '');
-  const { hourly, daily } = await stored(site, pages);
+  const { hourly, daily, minutes } = await stored(site, pages);
   for (const page of ['', ...pages]) {
     expect({ page, ...hourly.get(page) }).toEqual({ page, ...expected.get(page) });
     expect({ page, ...daily.get(page) }).toEqual({ page, ...expected.get(page) });
+    // Minute documents keep no exits (nothing reads them per minute).
+    expect({ page, ...minutes.get(page) }).toEqual({ page, ...expected.get(page), exits: 0 });
   }
 }
 
@@ -203,6 +225,7 @@ describe('visits', () => {
   it.each([
     ['the daily counters refused', 1],
     ['the monthly counters refused', 2],
+    ['the minute documents refused', 3],
   ])('through the ingest log, a crash with %s replays to each visit counted once', async (_label, failing) => {
     const site = `torn${failing}.example`;
     const dir = mkdtempSync(join(tmpdir(), 'tally-visits-'));
@@ -241,7 +264,8 @@ describe('visits', () => {
           await send(hit, i);
           continue;
         }
-        // The ledger's claim, the sessions' write and the counters' writes: one of them fails.
+        // The ledger's claim, the sessions' write and the counters' writes (daily, monthly, minute documents): one of
+        // them fails.
         stack.faults.failNth(n, mode);
         await send(hit, i).catch(() => undefined);
         stack.faults.clear();
@@ -253,6 +277,23 @@ describe('visits', () => {
       await expectSessionised(site, hits);
     },
   );
+
+  it('costs a minute document at most 44 BSON bytes: `vm` with five 32-bit counters', async () => {
+    // The minute documents the first test wrote ('database.example'), as stored.
+    const documents = await database.db
+      .collection('stats.seconds')
+      .find({ 'metadata.site': 'database.example', vm: { $exists: true } })
+      .toArray();
+    expect(documents.length).toBeGreaterThan(0);
+    const extra = documents.map((doc) => {
+      const { vm, ...without } = doc;
+      expect(Object.values(vm as Document).every((value) => Number.isInteger(value))).toBe(true);
+      return BSON.calculateObjectSize(doc) - BSON.calculateObjectSize(without);
+    });
+    // Element header (1) + "vm\0" (3) + sub-document length (4) + terminator (1), then per field 1 + 2 + 4.
+    expect(Math.max(...extra)).toBeLessThanOrEqual(9 + 5 * 7);
+    expect(Math.min(...extra)).toBeGreaterThanOrEqual(9 + 7);
+  });
 
   it('through the ingest log, a window written twice (a crash before the checkpoint) counts once', async () => {
     const site = 'lagging.example';

@@ -3,7 +3,9 @@
  * visits from each source — the mutations (with a keyed retry and a SIGKILL between two halves of the traffic), the
  * beacon and `tally import` — read back from GraphQL (siteStats and pageStats per day and over the whole range,
  * entry and exit pages, a breakdown by source) and compared with an independent sessionisation of the same input
- * (test/support/sessionise.ts). Afterwards no visitor id, address or User-Agent is in the session collection.
+ * (test/support/sessionise.ts); recent visits from the mutations, across a SIGKILL, read back from pageStatsLive's
+ * MINUTE points against a per-minute sessionisation. Afterwards no visitor id, address or User-Agent is in the session
+ * collection.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,12 +18,19 @@ import { embeddedDatabaseUri } from '../support/embeddedDatabaseUri';
 import { httpGraphql } from '../support/httpGraphql';
 import type { HttpGraphqlReply } from '../support/httpGraphql';
 import { keyedDataDir, keyedEnv, stopAndRemove } from '../support/keyedDataDir';
-import { sessionise } from '../support/sessionise';
+import { sessionise, sessioniseBy } from '../support/sessionise';
 import type { OracleHit } from '../support/sessionise';
+import { wsClient, wsOperation } from '../support/wsOperation';
 import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
 import { ALLOWED_ORIGIN, bearer, SECRETS, SITE_KEY } from '../support/testKeys';
-import { approximately, FIGURE_FIELDS, readVisits, sessionisedVisits } from '../support/visitReadout';
+import {
+  approximately,
+  FIGURE_FIELDS,
+  readVisits,
+  sessionisedFigures,
+  sessionisedVisits,
+} from '../support/visitReadout';
 import type { Figures } from '../support/visitReadout';
 
 const DAY = 86_400_000;
@@ -238,6 +247,58 @@ describe('visits on the built server', () => {
       expect(bySource['(direct)']).toMatchObject({ visits: 1, bounceRate: 1, viewsPerVisit: 1 });
     });
   }, 120_000);
+
+  it('from the mutations, minutes old, read back from pageStatsLive MINUTE points across a SIGKILL', async () => {
+    const site = 'live.example';
+    const random = seededRandom(41);
+    // Eight people over the last 50 minutes (the live window is the last hour), a few pageviews each, one break over
+    // the timeout for some: visits that start in one minute and go on in later ones.
+    const since = Date.now() - 50 * MINUTE;
+    const hits: OracleHit[] = [];
+    for (let person = 0; person < 8; person += 1) {
+      let at = since + Math.floor(random() * 10 * MINUTE);
+      for (let view = 0; view < 2 + (person % 4); view += 1) {
+        hits.push({ site, page: PAGES[Math.floor(random() * 2)] as string, at, visitor: `live-${person}` });
+        at += person % 3 === 0 && view === 0 ? TIMEOUT + MINUTE : Math.floor(random() * 6 * MINUTE) + 1_000;
+      }
+    }
+    const ordered = hits.filter((hit) => hit.at < Date.now()).sort((a, b) => a.at - b.at);
+    const half = Math.floor(ordered.length / 2);
+    await recordHits(ordered.slice(0, half), 'live-first');
+    // The first half's minute counters are in the ingest log or written: either way the restart leaves them once.
+    expect(await stopWith(server, 'SIGKILL')).toBe('SIGKILL');
+    server = start();
+    base = await waitUntilServing(server);
+    await recordHits(ordered.slice(half));
+    await recordHits(ordered.slice(0, half), 'live-first');
+
+    const perMinute = sessioniseBy(ordered, TIMEOUT, (t) => t - (t % MINUTE));
+    const client = wsClient(base, bearer(SECRETS.ops).authorization);
+    try {
+      for (const page of PAGES.slice(0, 2)) {
+        await eventually(async () => {
+          const { data, errors } = await wsOperation(
+            client,
+            `subscription ($site: String!, $page: String!) {
+              pageStatsLive(site: $site, page: $page, granularity: MINUTE, window: 3600) { points { t ${FIGURE_FIELDS} } }
+            }`,
+            { site, page },
+          );
+          expect(errors).toBeUndefined();
+          const points = (data as { pageStatsLive: { points: Array<Figures & { t: string }> } }).pageStatsLive.points;
+          const read = points.map(({ t, ...figures }) => ({ t, ...figures }));
+          const want = points.map(({ t }) => ({
+            t,
+            ...sessionisedFigures(perMinute.get(Date.parse(t))?.get(page), false),
+          }));
+          expect(read).toEqual(want);
+          expect(read.some((point) => (point.visits ?? 0) > 0)).toBe(true);
+        });
+      }
+    } finally {
+      await client.dispose();
+    }
+  }, 180_000);
 
   it('keeps no visitor id, address or User-Agent in the sessions', async () => {
     const client = new MongoClient(embeddedDatabaseUri(server));

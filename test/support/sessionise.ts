@@ -1,7 +1,8 @@
 /**
  * An independent sessionisation of hits that arrive in time order (the oracle of the visit tests, issue 29): each
  * visitor's hits on a site, sorted by time, split where the gap reaches the timeout. Written from the definition in
- * the README, not from src/domain/visits.
+ * the README, not from src/domain/visits. Counted over all time (sessionise) or per period of each visit's start
+ * (sessioniseBy: a visit belongs to the period of its first hit).
  */
 export interface OracleHit {
   readonly site: string;
@@ -24,17 +25,24 @@ const empty = (): OracleCounts => ({ visits: 0, bounces: 0, seconds: 0, pageview
 
 /** Site counters (key '') and page counters, by page: `visits` on a page = visits that viewed it. */
 export function sessionise(hits: readonly OracleHit[], timeoutMs: number): Map<string, OracleCounts> {
+  return sessioniseBy(hits, timeoutMs, () => 0).get(0) ?? new Map();
+}
+
+/**
+ * The same counters per period of each visit's first hit (`periodOf(start)`: e.g. its UTC minute), as a visit belongs
+ * to the period it started in: period → page ('' for the site) → counters.
+ */
+export function sessioniseBy(
+  hits: readonly OracleHit[],
+  timeoutMs: number,
+  periodOf: (at: number) => number,
+): Map<number, Map<string, OracleCounts>> {
   const byVisitor = new Map<string, OracleHit[]>();
   for (const hit of hits) {
     const key = `${hit.site}\u0000${hit.visitor}`;
     byVisitor.set(key, [...(byVisitor.get(key) ?? []), hit]);
   }
-  const counts = new Map<string, OracleCounts>();
-  const of = (page: string): OracleCounts => {
-    let found = counts.get(page);
-    if (found === undefined) counts.set(page, (found = empty()));
-    return found;
-  };
+  const periods = new Map<number, Map<string, OracleCounts>>();
   for (const visitorHits of byVisitor.values()) {
     const sorted = [...visitorHits].sort((a, b) => a.at - b.at);
     const visits: OracleHit[][] = [];
@@ -45,6 +53,10 @@ export function sessionise(hits: readonly OracleHit[], timeoutMs: number): Map<s
       else if (hit.event === undefined) visits.push([hit]);
     }
     for (const visit of visits) {
+      const period = periodOf((visit[0] as OracleHit).at);
+      let counts = periods.get(period);
+      if (counts === undefined) periods.set(period, (counts = new Map()));
+      const of = counterOf(counts);
       const views = visit.filter((hit) => hit.event === undefined);
       const entry = (views[0] as OracleHit).page;
       const exit = (views[views.length - 1] as OracleHit).page;
@@ -62,5 +74,13 @@ export function sessionise(hits: readonly OracleHit[], timeoutMs: number): Map<s
       for (const page of new Set(views.map((hit) => hit.page))) of(page).visits += 1;
     }
   }
-  return counts;
+  return periods;
+}
+
+function counterOf(counts: Map<string, OracleCounts>): (page: string) => OracleCounts {
+  return (page) => {
+    let found = counts.get(page);
+    if (found === undefined) counts.set(page, (found = empty()));
+    return found;
+  };
 }

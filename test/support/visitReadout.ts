@@ -92,7 +92,10 @@ export function sessionisedVisits(
       const start = starts.get(hit) as number;
       return start >= day && start < day + DAY;
     });
-    days.push({ day: new Date(day).toISOString(), ...figures(sessionise(started, timeoutMs).get(''), true) });
+    days.push({
+      day: new Date(day).toISOString(),
+      ...sessionisedFigures(sessionise(started, timeoutMs).get(''), true),
+    });
   }
   const ranked = (field: 'entries' | 'exits'): PageCount[] =>
     pages
@@ -100,9 +103,9 @@ export function sessionisedVisits(
       .filter((row) => row.hits > 0)
       .sort((a, b) => b.hits - a.hits || (a.page < b.page ? -1 : 1));
   return {
-    site: figures(whole.get(''), true),
+    site: sessionisedFigures(whole.get(''), true),
     days,
-    pages: pages.map((page) => ({ page, ...figures(whole.get(page), false) })),
+    pages: pages.map((page) => ({ page, ...sessionisedFigures(whole.get(page), false) })),
     entries: ranked('entries'),
     exits: ranked('exits'),
   };
@@ -122,7 +125,8 @@ export function approximately(readout: VisitReadout): unknown {
 }
 
 /** A site's figures over its visits, a page's over the visits entered there. */
-function figures(c: OracleCounts | undefined, site: boolean): Figures {
+/** The figures of sessionised counters, as the API divides them: on a page, of the visits that entered there. */
+export function sessionisedFigures(c: OracleCounts | undefined, site: boolean): Figures {
   const counts = c ?? { visits: 0, bounces: 0, seconds: 0, pageviews: 0, entries: 0, exits: 0 };
   const entered = site ? counts.visits : counts.entries;
   return entered === 0

@@ -1,12 +1,13 @@
 /**
  * The live-series subscription: validates its arguments, then hands the client the process's LiveSeriesHub
- * iterator (one database poll per second for every watched series, whichever instance ingested the hits).
+ * iterator (one database poll per second for every watched series, whichever instance ingested the hits). Visitors
+ * and visit counters are read only when the subscription selects them.
  */
 import { Arg, Int, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import type { LiveUpdate } from '../../query/LiveSeries';
 import { parseLiveSeriesRequest } from '../../query/parseLiveSeriesRequest';
-import { visitFiguresOf } from '../../query/visitCounts';
+import { VISIT_FIGURE_NAMES, visitFiguresOf } from '../../query/visitCounts';
 import { formatWithOffset } from '../../time/formatWithOffset';
 import { Granularity } from '../../time/Granularity';
 import { UTC_ZONE } from '../../time/zoneOffset';
@@ -26,6 +27,9 @@ interface LiveArgs {
 /** Where an update's selection shows visitors: only then does the poll read minute sketches. */
 const VISITOR_PATHS = [['visitors'], ['visitorsFrom'], ['visitorsTo'], ['points', 'visitors']] as const;
 
+/** Where an update's selection shows visit figures: only then does the poll read minute visit counters. */
+const VISIT_PATHS = VISIT_FIGURE_NAMES.flatMap((field) => [[field], ['points', field]]);
+
 function subscribe({
   args,
   context,
@@ -39,6 +43,7 @@ function subscribe({
       window: args.window,
       timeZone: args.timeZone,
       visitors: selectsField(info, VISITOR_PATHS),
+      visits: selectsField(info, VISIT_PATHS),
     },
     context.services.seriesLimits,
   );
@@ -50,7 +55,7 @@ export class PageStatsLiveResolver {
   @Subscription(() => PageStatsUpdateType, {
     subscribe,
     description:
-      "Live hits on one page over the last `window` seconds, over WebSocket (graphql-ws, path /graphql). The first message is the whole window; later ones carry only the buckets whose counts (or visitors) changed, at most one message per second. Hits recorded through any instance show up: the server re-reads the counters once per second. Selecting `visitors` adds the window's distinct visitors, and at MINUTE each point's, from the per-minute sketches.",
+      "Live hits on one page over the last `window` seconds, over WebSocket (graphql-ws, path /graphql). The first message is the whole window; later ones carry only the buckets whose counts (or visitors, or visit figures) changed, at most one message per second. Hits recorded through any instance show up: the server re-reads the counters once per second. Selecting `visitors` adds the window's distinct visitors, and at MINUTE each point's, from the per-minute sketches. Selecting visit figures (`visits`, `bounceRate`, `visitDuration`, `viewsPerVisit`) adds, at MINUTE, each point's and the window's from per-minute visit counters kept with the second-level counters: a visit counts in the minute of its first hit (its later hits update that minute, which is then sent again), and on a page the three rates are of the visits that entered there, as in pageStats. They are null at SECOND (visit counters are kept per minute at the finest: a visit spans seconds and minutes, and its figures belong to its start), for minutes before the second-level retention, and when VISITS_ENABLED or SECONDS_ENABLED is false.",
   })
   pageStatsLive(
     @Root() update: LiveUpdate,
@@ -81,6 +86,7 @@ export class PageStatsLiveResolver {
       visitors: update.visitors?.visitors ?? null,
       visitorsFrom: update.visitors ? new Date(update.visitors.from) : null,
       visitorsTo: update.visitors ? new Date(update.visitors.to) : null,
+      ...visitFiguresOf(update.visits),
       points: update.points.map((point) => ({
         t: new Date(point.t),
         local: formatWithOffset(update.spec.timeZone ?? UTC_ZONE, point.t),

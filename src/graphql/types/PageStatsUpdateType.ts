@@ -3,12 +3,13 @@ import { Field, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { Granularity } from './GranularityEnum';
 import { SeriesPointType } from './SeriesPointType';
+import { VisitFiguresFields } from './VisitFiguresFields';
 
 @ObjectType('PageStatsUpdate', {
   description:
-    'One message of a live series: first a snapshot of the whole window, then only the buckets whose counts changed (absolute counts). A client keeps a map from bucket start to count, drops buckets before `from`, and treats buckets it has not seen as 0.',
+    "One message of a live series: first a snapshot of the whole window, then only the buckets whose counts changed (absolute counts). A client keeps a map from bucket start to count, drops buckets before `from`, and treats buckets it has not seen as 0. Its visit figures (`visits`, `bounceRate`, `visitDuration`, `viewsPerVisit`) are the whole window's, sent with every message: at MINUTE from the per-minute visit counters, null at SECOND and when a bucket of the window has none (see pageStatsLive).",
 })
-export class PageStatsUpdateType {
+export class PageStatsUpdateType extends VisitFiguresFields {
   @Field({ description: 'The site, as recorded.' })
   site!: string;
 

@@ -56,6 +56,60 @@ describe('live visitors', () => {
   });
 });
 
+describe('live visits', () => {
+  const retention = { maxBuckets: 10_000, secondsRetentionMs: 48 * 3_600_000 };
+  const ask = (granularity: LiveGranularity, limits: Parameters<typeof parseLiveSeriesRequest>[1]) =>
+    parseLiveSeriesRequest({ site: 's', page: '/p', granularity, window: 3_600, visits: true }, limits);
+
+  it('read minute visit counters from the retention edge at each poll, at MINUTE, when selected', () => {
+    const watched = ask(Granularity.MINUTE, retention);
+    expect(watched.visits).toEqual({ secondsRetentionMs: 48 * 3_600_000 });
+    expect(liveWindowRequest(watched, ms('2026-11-21T12:00:30Z'))).toMatchObject({
+      visits: true,
+      visitMinutesFrom: ms('2026-11-19T12:01:00Z'),
+    });
+    const plain = parseLiveSeriesRequest(
+      { site: 's', page: '/p', granularity: Granularity.MINUTE, window: 3_600 },
+      retention,
+    );
+    expect(liveWindowRequest(plain, ms('2026-11-21T12:00:30Z')).visits).toBeUndefined();
+    expect(liveSeriesKey(watched)).not.toBe(liveSeriesKey(plain));
+  });
+
+  it.each([
+    ['SECOND', Granularity.SECOND, retention],
+    ['VISITS_ENABLED=false', Granularity.MINUTE, { ...retention, visits: false }],
+    ['SECONDS_ENABLED=false', Granularity.MINUTE, { maxBuckets: 10_000 }],
+  ] as const)('are not read at %s (the figures stay null)', (_label, granularity, limits) => {
+    const spec = ask(granularity, limits);
+    expect(spec.visits).toBeUndefined();
+    expect(liveWindowRequest(spec, ms('2026-11-21T12:00:30Z')).visits).toBeUndefined();
+  });
+
+  it('list a bucket whose visit counters changed though its hits did not, and not one without visits', () => {
+    const some = { visits: 1, entered: 1, bounces: 1, seconds: 0, pageviews: 1, exits: 0 };
+    const none = { visits: 0, entered: 0, bounces: 0, seconds: 0, pageviews: 0, exits: 0 };
+    const known = new Map([
+      [1000, { t: 1000, hits: 1, visits: some }],
+      [2000, { t: 2000, hits: 2, visits: some }],
+      [3000, { t: 3000, hits: 0, visits: null }],
+    ]);
+    expect(
+      changedPoints(known, [
+        { t: 1000, hits: 1, visits: { ...some } },
+        // A later pageview of the visit started here: no hit in this minute, its counters change.
+        { t: 2000, hits: 2, visits: { ...some, bounces: 0, pageviews: 2, seconds: 70 } },
+        { t: 3000, hits: 0, visits: none },
+        // A new bucket without visits is not listed, as one without hits is not.
+        { t: 4000, hits: 0, visits: none },
+      ]),
+    ).toEqual([
+      { t: 2000, hits: 2, visits: { ...some, bounces: 0, pageviews: 2, seconds: 70 } },
+      { t: 3000, hits: 0, visits: none },
+    ]);
+  });
+});
+
 describe('changedPoints', () => {
   it('lists the buckets whose counts differ, treating unknown buckets as 0', () => {
     const known = new Map([

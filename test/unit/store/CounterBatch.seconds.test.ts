@@ -1,4 +1,5 @@
 import type { Hit } from '../../../src/domain/Hit';
+import type { VisitDelta, VisitField } from '../../../src/domain/visits/VisitDelta';
 import { CounterBatch } from '../../../src/store/CounterBatch';
 import { preallocatedSecondsHour } from '../../../src/store/secondStats';
 
@@ -78,5 +79,44 @@ describe('preallocatedSecondsHour', () => {
       },
     });
     expect(operations[59]).toMatchObject({ updateOne: { filter: { _id: '202611211359/s/p' } } });
+  });
+});
+
+describe('CounterBatch visit counters of minutes', () => {
+  const delta = (start: string, field: VisitField, amount: number, page?: string): VisitDelta => ({
+    page,
+    start: ms(start),
+    field,
+    amount,
+  });
+
+  it("adds visit changes to the minute document of the visit's start (`vm`), exits excepted", () => {
+    const batch = new CounterBatch({ seconds: { now: NOW, retentionMs: RETENTION } });
+    batch.addVisitDelta('s', delta('2026-11-21T11:58:30Z', 'v', 1, '/p'), undefined);
+    batch.addVisitDelta('s', delta('2026-11-21T11:58:30Z', 'e', 1, '/p'), undefined);
+    batch.addVisitDelta('s', delta('2026-11-21T11:58:30Z', 'b', -1, '/p'), undefined);
+    batch.addVisitDelta('s', delta('2026-11-21T11:58:30Z', 's', 95, '/p'), undefined);
+    batch.addVisitDelta('s', delta('2026-11-21T11:58:30Z', 'x', -1, '/p'), undefined);
+    batch.addVisitDelta('s', delta('2026-11-21T11:58:30Z', 'p', 1), undefined);
+    expect(batch.seconds.toOperations('shardKey')).toMatchObject([
+      {
+        updateOne: {
+          filter: { _id: '202611211158/s/p' },
+          update: { $inc: { 'vm.v': 1, 'vm.e': 1, 'vm.b': -1, 'vm.s': 95 } },
+        },
+      },
+      // The site's counters, in the site's minute document.
+      { updateOne: { filter: { _id: '202611211158/s' }, update: { $inc: { 'vm.p': 1 } } } },
+    ]);
+  });
+
+  it('adds none for a visit that started before the retention window, or without second-level counting', () => {
+    const batch = new CounterBatch({ seconds: { now: NOW, retentionMs: RETENTION } });
+    batch.addVisitDelta('s', delta('2026-11-19T11:59:59Z', 'v', 1, '/p'), undefined);
+    expect(batch.seconds.size).toBe(0);
+    const off = new CounterBatch();
+    off.addVisitDelta('s', delta('2026-11-21T11:58:30Z', 'v', 1, '/p'), undefined);
+    expect(off.seconds.size).toBe(0);
+    expect(off.daily.size).toBe(1);
   });
 });
