@@ -31,9 +31,10 @@ export async function storedCounters(db: Db, site: string): Promise<Map<string, 
 
 /**
  * Top-level fields that hold no hit counters: id, exactly-once markers, metadata, visitor sketches, and the visit
- * counters (`vh`, `vd`, `dx`: issue 29), whose oracle is a sessionisation (test/support/sessionise.ts), not a recount.
+ * counters (`vh`, `vd`, `dx`, and `vm` in minute documents: issue 29), whose oracle is a sessionisation
+ * (test/support/sessionise.ts), not a recount.
  */
-const NOT_COUNTERS = new Set(['_id', '_a', 'metadata', 'v', 'dv', 'vh', 'vd', 'dx']);
+const NOT_COUNTERS = new Set(['_id', '_a', 'metadata', 'v', 'dv', 'vh', 'vd', 'dx', 'vm']);
 
 function flatten(value: unknown, path: string, into: Map<string, number>): void {
   if (typeof value === 'number') {
