@@ -67,7 +67,11 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
     }),
     breakdown,
     events: new EventQueries(breakdown, { maxDays: config.query.maxBuckets }, stores.sitePages),
-    eventStore: new EventStore(database),
+    // Event documents read with register fields are nominated, so the compaction job compacts them (old data).
+    eventStore: new EventStore(database, {
+      onUncompacted: (level, id, start) =>
+        counters.eventNominations.nominate(level === 'day' ? 'daily' : 'monthly', id, start),
+    }),
     deletions: stores.deletions,
   };
 }
