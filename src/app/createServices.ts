@@ -66,7 +66,14 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       retention: config.retention,
     }),
     breakdown,
-    events: new EventQueries(breakdown, { maxDays: config.query.maxBuckets }, stores.sitePages),
+    events: new EventQueries(
+      breakdown,
+      {
+        maxDays: config.query.maxBuckets,
+        horizon: () => ({ now: clock(), maxClockSkewMs: config.ingest.maxClockSkewMs }),
+      },
+      stores.sitePages,
+    ),
     // Event documents read with register fields are nominated, so the compaction job compacts them (old data).
     eventStore: new EventStore(database, {
       onUncompacted: (level, id, start) =>
