@@ -5,8 +5,9 @@
  * the page rollup, the default dimension settings and one EventCounting — and inserted with insertMany day by day
  * (a day's documents when the day is done, a month's when the month is), so loading 1,000,000 hits takes a minute,
  * not the hours HTTP would. Then, as a running server's compaction job leaves them, the sketches and dimension
- * counters of past days and months are compacted. It keeps the exact answers the conversions must match: each
- * goal's events, revenue and distinct visitors, and the site's distinct visitors, over the spans queried.
+ * counters of past days and months are compacted, and the event documents' visitor sketches. It keeps the exact
+ * answers the conversions must match: each goal's events, revenue and distinct visitors, and the site's distinct
+ * visitors, over the spans queried.
  */
 import { BSON } from 'mongodb';
 import type { Db, Document } from 'mongodb';
@@ -18,6 +19,7 @@ import { parsePageGoal } from '../../src/domain/events/pageGoal';
 import { splitmix64 } from '../../src/domain/visitors/splitmix64';
 import { loadDimensionSources } from '../../src/ingest/loadDimensionSources';
 import { buildPageDigests } from '../../src/store/buildPageDigests';
+import { compactEventSketches } from '../../src/store/compactEventSketches';
 import { compactPastPeriods } from '../../src/store/compactPastPeriods';
 import type { CompactedLevel } from '../../src/store/compactPastPeriods';
 import { CounterBatch } from '../../src/store/CounterBatch';
@@ -130,6 +132,7 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
   };
   const documents: Record<string, number> = {};
   const past: Record<CompactedLevel, string[]> = { daily: [], monthly: [] };
+  const pastEvents: Record<CompactedLevel, string[]> = { daily: [], monthly: [] };
   let eventHits = 0;
   let month = new CounterBatch();
   let monthStart = startOfMonth(first);
@@ -137,6 +140,7 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
     await insert(db, MONTHLY_COLLECTION, month.monthly, documents, sizes.statsMonth);
     await insert(db, EVENTS_MONTHLY_COLLECTION, month.eventsMonthly, documents, sizes.eventsMonth);
     past.monthly.push(...month.monthly.compactableKeys().map((key) => key.id));
+    pastEvents.monthly.push(...month.eventsMonthly.compactableKeys().map((key) => key.id));
   };
   for (let day = 0; day < EVENT_DAYS; day++) {
     const dayStart = first + day * DAY_MS;
@@ -167,6 +171,7 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
     await insert(db, DAILY_COLLECTION, batch.daily, documents, sizes.statsDay);
     await insert(db, EVENTS_DAILY_COLLECTION, batch.eventsDaily, documents, sizes.eventsDay);
     past.daily.push(...batch.daily.compactableKeys().map((key) => key.id));
+    pastEvents.daily.push(...batch.eventsDaily.compactableKeys().map((key) => key.id));
     // Months are written from a batch of their own, as a server's flushes over a month add up to.
     month.monthly.absorb(batch.monthly);
     month.eventsMonthly.absorb(batch.eventsMonthly);
@@ -185,15 +190,19 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
   };
   // The current month's documents are not past: the server compacts them once the month is over.
   const current = `${monthKey(today)}/`;
-  for (const [level, collection] of [
-    ['daily', DAILY_COLLECTION],
-    ['monthly', MONTHLY_COLLECTION],
+  for (const [level, collection, events] of [
+    ['daily', DAILY_COLLECTION, EVENTS_DAILY_COLLECTION],
+    ['monthly', MONTHLY_COLLECTION, EVENTS_MONTHLY_COLLECTION],
   ] as const) {
     const ids = level === 'monthly' ? past.monthly.filter((id) => !id.startsWith(current)) : past.daily;
     const target = db.collection(collection);
     compactedDocuments += await compactPastPeriods(target, target, level, ids, { targeting: 'shardKey' });
     // The job's last step: the page digests of the compacted days, then months (made of their days' digests).
     digests += await buildPageDigests(digestSources, level, ids);
+    // Then the event documents' visitor sketches, as the job does after the hit documents.
+    const eventIds = pastEvents[level].filter((id) => level === 'daily' || !id.startsWith(current));
+    const eventTarget = db.collection(events);
+    compactedDocuments += await compactEventSketches(eventTarget, eventTarget, eventIds, { targeting: 'shardKey' });
   }
   return {
     first,

@@ -67,8 +67,19 @@ export function createServices(config: Config, stores: Stores, clock: () => numb
       retention: config.retention,
     }),
     breakdown,
-    events: new EventQueries(breakdown, { maxDays: config.query.maxBuckets }, stores.sitePages),
-    eventStore: new EventStore(database),
+    events: new EventQueries(
+      breakdown,
+      {
+        maxDays: config.query.maxBuckets,
+        horizon: () => ({ now: clock(), maxClockSkewMs: config.ingest.maxClockSkewMs }),
+      },
+      stores.sitePages,
+    ),
+    // Event documents read with register fields are nominated, so the compaction job compacts them (old data).
+    eventStore: new EventStore(database, {
+      onUncompacted: (level, id, start) =>
+        counters.eventNominations.nominate(level === 'day' ? 'daily' : 'monthly', id, start),
+    }),
     deletions: stores.deletions,
   };
 }

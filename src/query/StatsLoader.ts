@@ -50,7 +50,7 @@ export function statsReadKey(read: StatsRead): string {
   }
   if (read.kind === 'visitors') {
     const r = read.request;
-    return ['v', r.site, r.page, r.from, r.to].join('\u0000');
+    return ['v', r.site, r.page, r.from, r.to, r.horizon?.now ?? '-'].join('\u0000');
   }
   const r = read.request;
   const visitors =

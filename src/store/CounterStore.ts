@@ -59,6 +59,7 @@ import type { SeriesDocumentRange } from './SeriesDocumentRange';
 import type { ExtraFields, StatsExtras } from './statsExtras';
 import { translateDriverError } from './translateDriverError';
 import { compactPastPeriods } from './compactPastPeriods';
+import { compactEventSketches } from './compactEventSketches';
 import { buildPageDigests } from './buildPageDigests';
 import type { DigestSources } from './buildPageDigests';
 import {
@@ -132,6 +133,8 @@ export class CounterStore {
   /** The cutoffs the last complete retention run applied. */
   private retained: RetentionCutoffs | undefined;
   readonly nominations = new CompactionNominations();
+  /** The same for event documents (compactEventSketches), by the same levels: `events.daily`, `events.monthly`. */
+  readonly eventNominations = new CompactionNominations();
   /** Page digests (pageDigests): read on the background connection, written through their own writer. */
   private readonly digests: {
     readonly finder: Collection<PageDigestDocument>;
@@ -207,13 +210,20 @@ export class CounterStore {
     // Even a failed write may have reached some documents: nominating one with nothing to fold costs one read.
     for (const key of batch.daily.compactableKeys()) this.nominations.nominate('daily', key.id, key.date.getTime());
     for (const key of batch.monthly.compactableKeys()) this.nominations.nominate('monthly', key.id, key.date.getTime());
+    for (const key of batch.eventsDaily.compactableKeys()) {
+      this.eventNominations.nominate('daily', key.id, key.date.getTime());
+    }
+    for (const key of batch.eventsMonthly.compactableKeys()) {
+      this.eventNominations.nominate('monthly', key.id, key.date.getTime());
+    }
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
 
   /**
    * Compacts the sketches and dimension counters of nominated documents whose period ended COMPACTION_DELAY_MS
-   * before `now` (a background job); resolves with how many documents were rewritten. Ids a failed run took are
+   * before `now` (a background job), then the visitor sketches of nominated event documents
+   * (compactEventSketches); resolves with how many documents were rewritten. Ids a failed run took are
    * nominated again.
    */
   async compactPastPeriods(now: number, context?: SweepContext): Promise<number> {
@@ -233,6 +243,20 @@ export class CounterStore {
         await buildPageDigests(this.digestSources(), level, ids, context);
       } catch (error) {
         this.nominations.restore(level, ids, now);
+        throw translateDriverError(error);
+      }
+    }
+    for (const level of ['daily', 'monthly'] as const) {
+      const ids = this.eventNominations.take(level, now);
+      if (ids.length === 0) continue;
+      const collection = this.target(level === 'daily' ? 'eventsDaily' : 'eventsMonthly');
+      try {
+        compacted += await compactEventSketches(collection.finder, collection.writer, ids, {
+          targeting: this.policy.targeting,
+          context,
+        });
+      } catch (error) {
+        this.eventNominations.restore(level, ids, now);
         throw translateDriverError(error);
       }
     }

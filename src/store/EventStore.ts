@@ -18,16 +18,26 @@ export type EventLevel = 'day' | 'month';
 
 const PROJECTION = { _a: 0 } as const;
 
+export interface EventStoreOptions {
+  /**
+   * Called for each document read that still holds register fields (`ev`): data written before this process, or
+   * late events, for the compaction job (CompactionNominations). `start` is the document's period start.
+   */
+  readonly onUncompacted?: ((level: EventLevel, id: string, start: number) => void) | undefined;
+}
+
 export class EventStore {
   private readonly collections: Readonly<Record<EventLevel, Collection<EventStatsDocument>>>;
   private readonly policy: WritePolicy;
+  private readonly onUncompacted: EventStoreOptions['onUncompacted'];
 
-  constructor(database: Database) {
+  constructor(database: Database, options: EventStoreOptions = {}) {
     this.collections = {
       day: eventCollection(database.db, EVENTS_DAILY_COLLECTION),
       month: eventCollection(database.db, EVENTS_MONTHLY_COLLECTION),
     };
     this.policy = database.policy;
+    this.onUncompacted = options.onUncompacted;
   }
 
   /**
@@ -38,15 +48,26 @@ export class EventStore {
   async find(level: EventLevel, ids: readonly string[], fields?: readonly string[]): Promise<EventStatsDocument[]> {
     if (ids.length === 0) return [];
     const collection = this.collections[level];
-    const projection = projectionOf(fields);
+    const sketches = fields === undefined || fields.some((field) => field.startsWith('ev.'));
+    const nominate = this.onUncompacted !== undefined && sketches;
+    const projection = projectionOf(fields === undefined || !nominate ? fields : [...fields, 'metadata.date']);
+    let docs: EventStatsDocument[];
     try {
-      if (this.policy.reads === 'exactIds' && ids.length <= EXACT_ID_READ_LIMIT) {
-        return await findByExactIds(collection, ids, projection);
-      }
-      return await findByIdList(collection, ids, projection);
+      docs =
+        this.policy.reads === 'exactIds' && ids.length <= EXACT_ID_READ_LIMIT
+          ? await findByExactIds(collection, ids, projection)
+          : await findByIdList(collection, ids, projection);
     } catch (error) {
       throw translateDriverError(error);
     }
+    if (nominate) {
+      for (const doc of docs) {
+        if (doc.ev !== undefined && Object.keys(doc.ev).length > 0 && doc.metadata?.date instanceof Date) {
+          this.onUncompacted?.(level, doc._id, doc.metadata.date.getTime());
+        }
+      }
+    }
+    return docs;
   }
 }
 

@@ -15,8 +15,7 @@
  * hit after compaction writes `v` beside `vz` and `d` beside `dz`: reads OR the sketches and add the counters, and a
  * later run folds them in.
  *
- * Documents are read on the caller's finder (a connection no flush waits on) and rewritten through the
- * collection's writer, in paced steps of COMPACTION_STEP documents in `_id` order.
+ * Documents are read and rewritten in paced steps (rewriteInSteps).
  */
 import { Binary } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
@@ -26,13 +25,10 @@ import { VISITOR_PRECISION } from '../domain/visitors/VisitorPrecision';
 import { VisitorSketch } from '../domain/visitors/VisitorSketch';
 import type { Targeting } from './counterUpsert';
 import type { PackedCounters, PackedSketch, StoredSketch } from './statsExtras';
-import { pacedStep } from './ttlOrSweep';
+import { rewriteInSteps } from './rewriteInSteps';
 import type { SweepContext } from './ttlOrSweep';
 
 export type CompactedLevel = 'daily' | 'monthly';
-
-/** Documents read and rewritten per step: a flush waits behind one step's update command at most. */
-export const COMPACTION_STEP = 20;
 
 /** What a compaction reads of a document. */
 export interface CompactableDocument {
@@ -98,12 +94,22 @@ export function periodCompaction(
     }
     set.dz = dz;
   }
-  const filter: Document = { _id: doc._id, ...guard(doc.daily) };
+  const filter = compactionFilter(doc, guard(doc.daily), targeting);
+  return { updateOne: { filter, update: { $set: set, $unset: { v: '', dv: '', d: '' } } } };
+}
+
+/** The document's id and `guard`, with its shard key where the policy targets shard keys. */
+export function compactionFilter(
+  doc: Pick<CompactableDocument, '_id' | 'metadata'>,
+  guard: Document,
+  targeting: Targeting,
+): Document {
+  const filter: Document = { _id: doc._id, ...guard };
   if (targeting === 'shardKey' && doc.metadata?.site !== undefined && doc.metadata.page !== undefined) {
     filter['metadata.site'] = doc.metadata.site;
     filter['metadata.page'] = doc.metadata.page;
   }
-  return { updateOne: { filter, update: { $set: set, $unset: { v: '', dv: '', d: '' } } } };
+  return filter;
 }
 
 /**
@@ -117,28 +123,17 @@ export async function compactPastPeriods(
   ids: readonly string[],
   options: { readonly targeting: Targeting; readonly context?: SweepContext | undefined },
 ): Promise<number> {
-  const sorted = [...ids].sort();
-  let compacted = 0;
-  for (let start = 0; start < sorted.length; start += COMPACTION_STEP) {
-    if (options.context?.stopped() === true) break;
-    const chunk = sorted.slice(start, start + COMPACTION_STEP);
-    const step = async (): Promise<number> => {
-      const docs = (await finder
-        .find({ _id: { $in: chunk } } as Document, { projection: COMPACTION_PROJECTION, promoteBuffers: true })
-        .toArray()) as unknown as CompactableDocument[];
-      const operations = docs
-        .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
-        .map((doc) => periodCompaction(doc, level, options.targeting))
-        .filter((op): op is AnyBulkWriteOperation<Document> => op !== undefined);
-      if (operations.length === 0) return 0;
-      const result = await writer.bulkWrite(operations, { ordered: false });
-      return result.modifiedCount;
-    };
-    compacted += options.context
-      ? await pacedStep(options.context, `compacting the sketches of ${chunk.length} ${level} documents`, step)
-      : await step();
-  }
-  return compacted;
+  return rewriteInSteps<CompactableDocument>(
+    finder,
+    writer,
+    ids,
+    {
+      projection: COMPACTION_PROJECTION,
+      rewrite: (doc) => periodCompaction(doc, level, options.targeting),
+      describe: (documents) => `compacting the sketches of ${documents} ${level} documents`,
+    },
+    options.context,
+  );
 }
 
 function packed(fields: StoredSketch | undefined, bytes: PackedSketch | undefined, precision: number): Binary {

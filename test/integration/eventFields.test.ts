@@ -109,8 +109,8 @@ describe('event documents read by field', () => {
       queries.conversions(span, goals, sources),
     ]);
     expect(finds).toEqual([
-      { level: 'day', fields: ['d.Signup.country', 'ev.Purchase', 'n.Purchase', 'r.Purchase'] },
-      { level: 'month', fields: ['d.Signup.country', 'ev.Purchase', 'n.Purchase', 'r.Purchase'] },
+      { level: 'day', fields: ['d.Signup.country', 'ev.Purchase', 'evz.Purchase', 'n.Purchase', 'r.Purchase'] },
+      { level: 'month', fields: ['d.Signup.country', 'ev.Purchase', 'evz.Purchase', 'n.Purchase', 'r.Purchase'] },
     ]);
 
     const whole = new EventLoader(events);

@@ -10,11 +10,10 @@
  * escaped form), then the count (LEB128, up to 2^53 - 1).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { MAX_VARINT_BYTES, readVarintWithin, writeVarint } from '../varint';
 
 const RAW = 1;
 const DEFLATED = 2;
-/** LEB128 bytes of a count up to Number.MAX_SAFE_INTEGER (53 bits). */
-const MAX_VARINT_BYTES = 8;
 
 /** Packs counters (zeros are left out); throws a RangeError on a count that is not a non-negative safe integer. */
 export function packCounters(counters: Iterable<readonly [string, number]>): Uint8Array {
@@ -27,7 +26,11 @@ export function packCounters(counters: Iterable<readonly [string, number]>): Uin
       throw new RangeError(`a packed counter must be a non-negative safe integer, got ${count} for ${key}`);
     }
     const name = Buffer.from(key, 'utf8');
-    const chunk = Buffer.concat([varint(name.length), name, varint(count)]);
+    const head: number[] = [];
+    writeVarint(head, name.length);
+    const tail: number[] = [];
+    writeVarint(tail, count);
+    const chunk = Buffer.concat([Buffer.from(head), name, Buffer.from(tail)]);
     chunks.push(chunk);
     length += chunk.length;
   }
@@ -65,12 +68,12 @@ function forEachCounter(
   const entries = unwrap(bytes);
   let at = 0;
   while (at < entries.length) {
-    const [length, afterLength] = readVarint(entries, at);
+    const [length, afterLength] = readNumber(entries, at);
     const keyEnd = afterLength + length;
     if (keyEnd > entries.length) {
       throw new RangeError(`packed counters: a key of ${length} bytes runs past the end (${entries.length} bytes)`);
     }
-    const [count, next] = readVarint(entries, keyEnd);
+    const [count, next] = readNumber(entries, keyEnd);
     visit(entries, afterLength, keyEnd, count);
     at = next;
   }
@@ -91,32 +94,15 @@ function unwrap(bytes: Uint8Array): Buffer {
   }
 }
 
-function varint(value: number): Buffer {
-  const out: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    out.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
+/** The number at `start` and the offset after it, with packed counters' own errors. */
+function readNumber(bytes: Buffer, start: number): [number, number] {
+  const at = { offset: start };
+  const value = readVarintWithin(bytes, at, MAX_VARINT_BYTES);
+  if (value === undefined) {
+    throw new RangeError(
+      `packed counters: a number at byte ${start} is truncated or longer than ${MAX_VARINT_BYTES} bytes`,
+    );
   }
-  out.push(rest);
-  return Buffer.from(out);
-}
-
-function readVarint(bytes: Buffer, start: number): [number, number] {
-  let value = 0;
-  let scale = 1;
-  for (let at = start; at < bytes.length && at - start < MAX_VARINT_BYTES; at++) {
-    const byte = bytes[at] as number;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) {
-      if (!Number.isSafeInteger(value)) {
-        throw new RangeError(`packed counters: a number at byte ${start} exceeds 2^53 - 1`);
-      }
-      return [value, at + 1];
-    }
-    scale *= 0x80;
-  }
-  throw new RangeError(
-    `packed counters: a number at byte ${start} is truncated or longer than ${MAX_VARINT_BYTES} bytes`,
-  );
+  if (!Number.isSafeInteger(value)) throw new RangeError(`packed counters: a number at byte ${start} exceeds 2^53 - 1`);
+  return [value, at.offset];
 }

@@ -8,8 +8,9 @@ import type { EventStatsDocument } from '../../store/eventDocument';
 import { eventsDailyId } from '../../store/eventsDaily';
 import { eventsMonthlyId } from '../../store/eventsMonthly';
 import type { EventLevel } from '../../store/EventStore';
-import { periodPieces } from '../periodPieces';
 import type { PeriodPiece } from '../periodPieces';
+import { spanPieces } from '../spanPieces';
+import type { HitHorizon } from '../spanPieces';
 import { EventTotals } from './EventTotals';
 
 export interface EventSpan {
@@ -21,6 +22,8 @@ export interface EventSpan {
   readonly to: number;
   /** The stored paths the caller reads (eventDocument); absent: whole documents. */
   readonly fields?: readonly string[] | undefined;
+  /** Where stored events end: a span through today reads this month's document (spanPieces). */
+  readonly horizon?: HitHorizon | undefined;
 }
 
 export interface EventDocumentReader {
@@ -35,7 +38,7 @@ export class EventLoader {
   constructor(reader: EventDocumentReader) {
     this.loader = new DataLoader<EventSpan, EventTotals, string>((spans) => loadEvents(reader, spans), {
       maxBatchSize: MAX_SPANS_PER_BATCH,
-      cacheKeyFn: (s) => [s.site, s.page, s.from, s.to, ...(s.fields ?? ['*'])].join('\u0000'),
+      cacheKeyFn: (s) => [s.site, s.page, s.from, s.to, s.horizon?.now ?? '-', ...(s.fields ?? ['*'])].join('\u0000'),
     });
   }
 
@@ -55,7 +58,7 @@ async function loadEvents(
   spans: readonly EventSpan[],
 ): Promise<Array<EventTotals | Error>> {
   const plans = spans.map((span) => {
-    const pieces = periodPieces(span.from, span.to);
+    const pieces = spanPieces(span.from, span.to, span.horizon);
     if (pieces === undefined) throw new RangeError('an event span must be whole UTC days');
     return pieces;
   });

@@ -26,6 +26,7 @@ import { countedDays } from '../countedDays';
 import { parseTimeZone } from '../parseTimeZone';
 import { periodPieces } from '../periodPieces';
 import type { PeriodPiece } from '../periodPieces';
+import type { HitHorizon } from '../spanPieces';
 import { DAY_MS, daysInMonth } from '../../time/buckets';
 import { mergeStored } from '../seriesVisitors';
 import type { EventSpan } from './EventLoader';
@@ -101,7 +102,11 @@ type Goal = { readonly kind: 'event'; readonly name: string } | PageGoal;
 export class EventQueries {
   constructor(
     private readonly ranking: BreakdownQuery,
-    private readonly limits: { readonly maxDays: number },
+    private readonly limits: {
+      readonly maxDays: number;
+      /** Where stored hits end now (spanPieces): spans through today read this month's documents. */
+      readonly horizon?: (() => HitHorizon) | undefined;
+    },
     private readonly pages: SitePageVisitorsReader,
   ) {}
 
@@ -115,7 +120,7 @@ export class EventQueries {
       field,
       setting: 'QUERY_MAX_BUCKETS',
     });
-    return { site, page, from: days.utcFrom, to: days.utcTo };
+    return { site, page, from: days.utcFrom, to: days.utcTo, horizon: this.limits.horizon?.() };
   }
 
   parsePaging(first: number, after: string | null | undefined): Paging {

@@ -4,6 +4,7 @@
  * stored, escaped ones (dimensionKey); the rankings unescape the page they return.
  */
 import type { Dimension } from '../../domain/dimensions/Dimension';
+import { mergeCompactSketch } from '../../domain/visitors/compactSketch';
 import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
 import { EVENT_VISITOR_PRECISION } from '../../store/eventDocument';
 import type { EventStatsDocument } from '../../store/eventDocument';
@@ -24,12 +25,17 @@ export class EventTotals {
     return counts;
   }
 
-  /** Distinct visitors who sent the event (its sketches ORed over the span). */
+  /**
+   * Distinct visitors who sent the event: its sketches ORed over the span, both the register fields (`ev`) and the
+   * compacted bytes (`evz`) a document holds.
+   */
   visitors(nameKey: string): number {
     const sketch = VisitorSketch.empty(EVENT_VISITOR_PRECISION);
     for (const doc of this.docs) {
       const fields = doc.ev?.[nameKey];
       if (fields !== undefined) sketch.merge(VisitorSketch.fromStoredFields(fields, EVENT_VISITOR_PRECISION));
+      const bytes = doc.evz?.[nameKey];
+      if (bytes !== undefined) mergeCompactSketch(sketch, bytes);
     }
     return Math.round(sketch.estimate());
   }

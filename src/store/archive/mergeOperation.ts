@@ -4,10 +4,10 @@
  * - counters (every numeric field, `d.<dim>.<key>` included): `$inc`;
  * - sketch words (`v.<r>`, `dv.<dim>.<key>.<r>`, events' `ev.<event>.<r>`): `$bit … or`, as ingest writes them (VisitorSketch.merge is the
  *   same OR);
- * - packed forms, which no update operator can combine (compactPastPeriods): a packed sketch `vz` / `dvz.<dim>.<key>`
- *   is unpacked and ORed into `v` / `dv.<dim>.<key>`, packed counters `dz.<dim>` are unpacked and added to
- *   `d.<dim>`. Reads already combine both forms (a late hit writes them beside the packed ones), and the next
- *   compaction of the document folds them in again;
+ * - packed forms, which no update operator can combine (compactPastPeriods, compactEventSketches): a packed sketch
+ *   `vz` / `dvz.<dim>.<key>` / `evz.<event>` is unpacked and ORed into `v` / `dv.<dim>.<key>` / `ev.<event>`,
+ *   packed counters `dz.<dim>` are unpacked and added to `d.<dim>`. Reads already combine both forms (a late hit
+ *   writes them beside the packed ones), and the next compaction of the document folds them in again;
  * - exactly-once markers `_a.<lane>`: `$max` (lanes are random per process, so two sources never share one);
  * - anything else (`metadata`, impression ids): set on insert only.
  * Where the policy targets shard keys, the filter carries `metadata.site` and `metadata.page` (counter documents)
@@ -15,6 +15,7 @@
  */
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { addPackedCounters } from '../../domain/dimensions/packedCounters';
+import { mergeCompactSketch } from '../../domain/visitors/compactSketch';
 import { VisitorSketch } from '../../domain/visitors/VisitorSketch';
 import type { Targeting } from '../counterUpsert';
 import { MARKER_FIELD } from '../FlushMark';
@@ -52,6 +53,7 @@ export function mergeOperation(document: Document, targeting: Targeting): AnyBul
     else if (field === 'dv') forEachValueOf(value, (path, sketch) => orSketchFields(changes, `dv.${path}`, sketch));
     else if (field === 'dvz') forEachValueOf(value, (path, bytes) => orPackedSketch(changes, `dv.${path}`, bytes));
     else if (field === 'ev') for (const [name, sketch] of entries(value)) orSketchFields(changes, `ev.${name}`, sketch);
+    else if (field === 'evz') for (const [name, bytes] of entries(value)) orPackedSketch(changes, `ev.${name}`, bytes);
     else if (field === 'dz') for (const [dimension, bytes] of entries(value)) addPacked(changes, dimension, bytes);
     else addLeaves(changes, field, value);
   }
@@ -82,9 +84,11 @@ function orSketchFields(changes: Changes, path: string, fields: unknown): void {
 
 function orPackedSketch(changes: Changes, path: string, bytes: unknown): void {
   const packed = bytesOf(bytes);
-  // Byte 1 is the precision it was packed at (VisitorSketch.toPacked): unpacked at that precision, the words are
-  // exactly the registers the `v` fields held before compaction.
-  const fields = VisitorSketch.fromPacked(packed, packed[1] ?? 0).toStoredFields();
+  // Byte 1 is the precision it was packed or coded at (VisitorSketch.toPacked, encodeCompactSketch): read at that
+  // precision, the words are exactly the registers the fields held before compaction.
+  const sketch = VisitorSketch.empty(packed[1] ?? 0);
+  mergeCompactSketch(sketch, packed);
+  const fields = sketch.toStoredFields();
   for (const [register, word] of Object.entries(fields)) orWord(changes, `${path}.${register}`, word);
 }
 
