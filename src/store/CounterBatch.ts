@@ -14,6 +14,7 @@ import { addHitToDaily, dailyDocumentId } from './dailyStats';
 import { visitDayPath, visitHourPath, visitMinutePath } from './visitCounters';
 import { EventCounting } from './EventCounting';
 import { EVENT_VISITOR_MASK } from './eventDocument';
+import { EVENT_SKETCH_WRITES } from './compactPastPeriods';
 import { eventsDailyId } from './eventsDaily';
 import { eventsMonthlyId } from './eventsMonthly';
 import type { DimensionCounting, DimensionSlot } from './DimensionCounting';
@@ -169,12 +170,13 @@ export class CounterBatch {
       this.events.count(month, event, count, word, low & EVENT_VISITOR_MASK, hit.dimensions);
     }
     if (this.siteTotals && word !== 0) {
-      this.daily
-        .document(site, SITE_TOTAL_PAGE, parts.day, dailyDocumentId)
-        .or(visitorRegisterPath(low & SITE_DAY_MASK), word);
-      this.monthly
-        .document(site, SITE_TOTAL_PAGE, parts.month, monthlyDocumentId)
-        .or(visitorRegisterPath(low & SITE_MONTH_MASK), word);
+      const day = this.daily.document(site, SITE_TOTAL_PAGE, parts.day, dailyDocumentId);
+      day.or(visitorRegisterPath(low & SITE_DAY_MASK), word);
+      const month = this.monthly.document(site, SITE_TOTAL_PAGE, parts.month, monthlyDocumentId);
+      month.or(visitorRegisterPath(low & SITE_MONTH_MASK), word);
+      // An event's register comes without a hit: this counter is what tells compaction the sketch changed.
+      day.add(EVENT_SKETCH_WRITES, 1);
+      month.add(EVENT_SKETCH_WRITES, 1);
     }
     this.hits += 1;
   }

@@ -10,7 +10,8 @@
  *
  * The rewrite is guarded by the document's hit counters: every write that ORs a register also increments them
  * (a hit counts where its visitor is sketched), and counters only grow, so `daily` unchanged since the read
- * means `v`, `dv` and `d` are unchanged too. A write that lands in between makes the guard miss; the document stays
+ * means `v`, `dv` and `d` are unchanged too; an event ORs its visitor into the site's `v` without a hit, so it
+ * increments EVENT_SKETCH_WRITES instead, and the guard holds that too. A write that lands in between makes the guard miss; the document stays
  * as it was (both forms are read as one) and the next run, nominated again by that write, compacts it. A late
  * hit after compaction writes `v` beside `vz` and `d` beside `dz`: reads OR the sketches and add the counters, and a
  * later run folds them in.
@@ -30,12 +31,17 @@ import type { SweepContext } from './ttlOrSweep';
 
 export type CompactedLevel = 'daily' | 'monthly';
 
+/** Site documents: events whose visitor was ORed into `v` (an event is no hit, so `daily` does not move). */
+export const EVENT_SKETCH_WRITES = 've';
+
 /** What a compaction reads of a document. */
 export interface CompactableDocument {
   readonly _id: string;
   readonly metadata?: { readonly site?: string; readonly page?: string };
   /** The day's total (daily documents) or the hits per day of the month (monthly documents): the guard. */
   readonly daily?: number | Readonly<Record<string, number>>;
+  /** Site documents: EVENT_SKETCH_WRITES, part of the guard. */
+  readonly ve?: number;
   readonly v?: StoredSketch;
   readonly vz?: PackedSketch;
   readonly dv?: Readonly<Record<string, Readonly<Record<string, StoredSketch>>>>;
@@ -54,6 +60,7 @@ export const COMPACTION_PROJECTION = {
   _id: 1,
   metadata: 1,
   daily: 1,
+  [EVENT_SKETCH_WRITES]: 1,
   v: 1,
   vz: 1,
   dv: 1,
@@ -94,7 +101,7 @@ export function periodCompaction(
     }
     set.dz = dz;
   }
-  const filter = compactionFilter(doc, guard(doc.daily), targeting);
+  const filter = compactionFilter(doc, { ...guard(doc.daily), ...eventGuard(doc.ve) }, targeting);
   return { updateOne: { filter, update: { $set: set, $unset: { v: '', dv: '', d: '' } } } };
 }
 
@@ -156,6 +163,10 @@ function packedCounters(
  * Conditions that hold while the document's hit counters are as read: the total of a day, or every day of a month
  * (a day without hits yet must still have none).
  */
+function eventGuard(writes: number | undefined): Document {
+  return { [EVENT_SKETCH_WRITES]: writes === undefined ? { $exists: false } : writes };
+}
+
 function guard(daily: CompactableDocument['daily']): Document {
   if (daily === undefined) return { daily: { $exists: false } };
   if (typeof daily !== 'object') return { daily };

@@ -301,6 +301,36 @@ describe('compacting visitor sketches and dimension counters of past periods', (
     expect(await visitorsOf()).toBe(expected);
   });
 
+  it("leaves a site document alone when an event's visitor joined its sketch after the read (an event is no hit)", async () => {
+    const id = dailyDocumentId('cmp', SITE_TOTAL_PAGE, pastDay);
+    await write([{ site: 'cmp', page: '/e', at: pastDay + HOUR, visitor: 6_001 }]);
+    const read = (await database.db.collection(DAILY_COLLECTION).findOne({ _id: id } as Document, {
+      projection: COMPACTION_PROJECTION,
+      promoteBuffers: true,
+    })) as unknown as CompactableDocument;
+    const operation = ok(periodCompaction(read, 'daily', database.policy.targeting));
+    // A late event from a new visitor: it ORs a register into the site's sketch and counts no hit.
+    const batch = new CounterBatch({ siteTotals: true, dimensions });
+    batch.add({
+      site: 'cmp',
+      page: '/e',
+      at: pastDay + 2 * HOUR,
+      count: 1,
+      visitor: splitmix64(VISITOR_SEED, 6_002),
+      event: { name: 'Signup', props: [] },
+    });
+    await store.write(batch);
+    const before = (await stored(DAILY_COLLECTION, id))?.daily;
+    const result = await database.db.collection(DAILY_COLLECTION).bulkWrite([operation]);
+    expect(result.modifiedCount).toBe(0);
+    expect((await stored(DAILY_COLLECTION, id))?.daily).toBe(before);
+    // The register is still there, and the next run (nominated by the event's write) folds it in.
+    expect((await stored(DAILY_COLLECTION, id))?.v).toBeDefined();
+    expect(await store.compactPastPeriods(TODAY + COMPACTION_DELAY_MS)).toBeGreaterThanOrEqual(1);
+    expect((await stored(DAILY_COLLECTION, id))?.v).toBeUndefined();
+    expect((await stored(DAILY_COLLECTION, id))?.vz).toBeDefined();
+  });
+
   it('nominates, on read, documents written before this process started', async () => {
     const fresh = new CounterStore(database);
     const id = dailyDocumentId('cmp', '/c', pastDay);

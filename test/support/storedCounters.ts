@@ -34,7 +34,7 @@ export async function storedCounters(db: Db, site: string): Promise<Map<string, 
  * counters (`vh`, `vd`, `dx`, and `vm` in minute documents: issue 29), whose oracle is a sessionisation
  * (test/support/sessionise.ts), not a recount.
  */
-const NOT_COUNTERS = new Set(['_id', '_a', 'metadata', 'v', 'dv', 'vh', 'vd', 'dx', 'vm']);
+const NOT_COUNTERS = new Set(['_id', '_a', 'metadata', 'v', 'dv', 'vh', 'vd', 'dx', 'vm', 've']);
 
 function flatten(value: unknown, path: string, into: Map<string, number>): void {
   if (typeof value === 'number') {

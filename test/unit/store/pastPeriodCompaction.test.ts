@@ -101,10 +101,13 @@ describe('periodCompaction', () => {
 
   it('guards a daily document by its total and a monthly one by every day, a day without hits by absence', () => {
     const v = { '3': 1 };
-    expect(update({ _id: 'd', daily: 12, v }).filter).toEqual({ _id: 'd', daily: 12 });
-    expect(update({ _id: 'd', v }).filter).toEqual({ _id: 'd', daily: { $exists: false } });
+    const noEvents = { ve: { $exists: false } };
+    expect(update({ _id: 'd', daily: 12, v }).filter).toEqual({ _id: 'd', daily: 12, ...noEvents });
+    expect(update({ _id: 'd', v }).filter).toEqual({ _id: 'd', daily: { $exists: false }, ...noEvents });
+    // A site document's events join its sketch without a hit: their count guards it too.
+    expect(update({ _id: 'd', daily: 12, ve: 4, v }).filter).toEqual({ _id: 'd', daily: 12, ve: 4 });
     const monthly = update({ _id: 'm', daily: { '2': 5, '30': 1 }, v }, 'monthly').filter;
-    expect(Object.keys(monthly)).toHaveLength(32);
+    expect(Object.keys(monthly)).toHaveLength(33);
     expect(monthly).toMatchObject({
       _id: 'm',
       'daily.1': { $exists: false },
@@ -119,10 +122,11 @@ describe('periodCompaction', () => {
     expect(update(doc, 'daily', 'shardKey').filter).toEqual({
       _id: 'd',
       daily: 1,
+      ve: { $exists: false },
       'metadata.site': 's',
       'metadata.page': '/p',
     });
-    expect(update(doc, 'daily', 'idOnly').filter).toEqual({ _id: 'd', daily: 1 });
+    expect(update(doc, 'daily', 'idOnly').filter).toEqual({ _id: 'd', daily: 1, ve: { $exists: false } });
   });
 });
 
