@@ -53,6 +53,7 @@ function bucketKey(granularity: keyof typeof LOOKBACK_MS, zone: string, t: numbe
       hour: 'numeric',
       minute: 'numeric',
       hourCycle: 'h23',
+      timeZoneName: 'longOffset',
     });
     GRID_FORMATS.set(zone, format);
   }
@@ -60,10 +61,12 @@ function bucketKey(granularity: keyof typeof LOOKBACK_MS, zone: string, t: numbe
   const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
   const [year, month, day] = [Number(get('year')), Number(get('month')), Number(get('day'))];
   switch (granularity) {
+    // Hours and minutes also start at an offset change (zonedBuckets): a wall-clock hour repeated when clocks go
+    // back (Lord Howe's half hour included) is two buckets, told apart by the offset.
     case 'MINUTE':
-      return `${year}-${month}-${day} ${get('hour')}:${get('minute')}`;
+      return `${year}-${month}-${day} ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
     case 'HOUR':
-      return `${year}-${month}-${day} ${get('hour')}`;
+      return `${year}-${month}-${day} ${get('hour')} ${get('timeZoneName')}`;
     case 'DAY':
       return `${year}-${month}-${day}`;
     case 'WEEK': {
