@@ -98,6 +98,7 @@ export class WindowCommitter {
   private nextSeq = 1;
   private readonly sealed: Window[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private checkpointTimer: NodeJS.Timeout | undefined;
   private sealing: Promise<void> | undefined;
   private flushing: Promise<void> | undefined;
   private closing = false;
@@ -170,6 +171,7 @@ export class WindowCommitter {
     this.closing = true;
     this.closeBy = Date.now() + (this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
     this.stopTimer();
+    clearTimeout(this.checkpointTimer);
     try {
       await this.drain();
     } catch (error) {
@@ -279,13 +281,28 @@ export class WindowCommitter {
         if (this.pendingKeys.get(claim.id) === claim) this.pendingKeys.delete(claim.id);
       }
       this.checkpoint = { lane: this.checkpoint.lane, seq: window.seq, offset: window.end };
-      try {
-        await writeCheckpoint(this.options.dir, this.checkpoint);
-        await this.log.dropBefore(window.end);
-      } catch (error) {
-        // A checkpoint that lags only means a longer replay, under the same marks.
-        this.options.logger.warn({ err: error }, 'ingest log: the checkpoint could not be saved');
-      }
+      await this.saveCheckpoint();
+    }
+  }
+
+  /**
+   * Saves the checkpoint and lets the log delete what it covers. A checkpoint that lags only means a longer replay,
+   * under the same marks; but until one is saved the log keeps its segments, and a log that filled its disk takes no
+   * hits (so no later window would save one): it is tried again a window later.
+   */
+  private async saveCheckpoint(): Promise<void> {
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    const checkpoint = this.checkpoint;
+    try {
+      await this.log.checkpointed(checkpoint.offset, () => writeCheckpoint(this.options.dir, checkpoint));
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'ingest log: the checkpoint could not be saved; trying again');
+      if (this.closing) return;
+      this.checkpointTimer = setTimeout(() => {
+        this.checkpointTimer = undefined;
+        if (!this.flushing && this.checkpoint === checkpoint) void this.saveCheckpoint();
+      }, this.options.windowMs);
     }
   }
 

@@ -261,6 +261,26 @@ export class IngestLog<T> {
     await this.keepReserve();
   }
 
+  /**
+   * Saves the checkpoint that lets the records up to `offset` go (`save`, which writes a file in the log's directory),
+   * then deletes their segments. On a full disk the reserve is given up for it, as for a closing record: hits appended
+   * after a seal can fill the disk before its window is written, and without the checkpoint no segment could be
+   * deleted, no space freed and no hit taken again.
+   */
+  async checkpointed(offset: number, save: () => Promise<void>): Promise<void> {
+    try {
+      await save();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOSPC') throw error;
+      // With appends held back, so that no group takes the freed space first.
+      await this.exclusive(async () => {
+        if (!(await this.releaseReserve())) throw error;
+        await save();
+      });
+    }
+    await this.dropBefore(offset);
+  }
+
   /** Deletes the closed segments whose records all end at or before `offset`. */
   private async dropOlder(offset: number): Promise<void> {
     let removed = false;

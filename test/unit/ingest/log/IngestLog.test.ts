@@ -1,7 +1,9 @@
-import { mkdtempSync, readdirSync, statSync, truncateSync, appendFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, truncateSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IngestLog, segmentName } from '../../../../src/ingest/log/IngestLog';
+import { readCheckpoint, writeCheckpoint } from '../../../../src/ingest/log/LogCheckpoint';
 import { createLogger } from '../../../../src/logging/createLogger';
 
 const logger = createLogger({ level: 'silent', nodeEnv: 'test' });
@@ -150,6 +152,59 @@ describe('IngestLog', () => {
     writeFileSync(join(dir, 'LOCK'), String(process.ppid));
     await expect(openLog(dir).opening).rejects.toThrow(`in use by process ${process.ppid}`);
     writeFileSync(join(dir, 'LOCK'), String(process.pid));
+    await log.close();
+  });
+});
+
+function mountTinyDisk(): string | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'tally-log-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+const disk = mountTinyDisk();
+afterAll(() => {
+  if (disk) execFileSync('umount', [disk], { stdio: 'ignore' });
+});
+
+// A skip states its reason: without root no tmpfs can be mounted to fill.
+(disk ? describe : describe.skip)('IngestLog on a full disk (needs root to mount a tmpfs)', () => {
+  const record = Buffer.alloc(4096, 'h');
+  const fill = async (log: IngestLog<string>, bytes: number): Promise<unknown> => {
+    for (let i = 0; i < bytes / record.length; i++) {
+      try {
+        await log.append(1, record, 'hit');
+      } catch (error) {
+        return error;
+      }
+    }
+    return undefined;
+  };
+
+  it('gives up its reserve for the checkpoint when hits appended after a seal filled the disk, and takes hits again', async () => {
+    const dir = join(disk as string, 'checkpoint-after-fill');
+    mkdirSync(dir);
+    const { log } = await openLog(dir).opening;
+    // A window of ~120 KiB is sealed while the disk has room, so the seal takes no reserve...
+    expect(await fill(log, 120 * 1024)).toBeUndefined();
+    const sealEnd = await log.appendClosing(2, Buffer.from('seal'), 'seal');
+    // ...then hits fill the disk before that window is written, as on a loaded database.
+    const refused = await fill(log, 1 << 20);
+    expect(refused).toMatchObject({ message: 'the ingest log refused the hits: the disk is full; retry later' });
+    const held = log.bytes;
+
+    // The window is written: its checkpoint must still be saved, or its segment never goes.
+    await log.checkpointed(sealEnd, () => writeCheckpoint(dir, { lane: 'lane', seq: 1, offset: sealEnd }));
+    expect(await readCheckpoint(dir, () => 'other')).toEqual({ lane: 'lane', seq: 1, offset: sealEnd });
+    expect(readdirSync(dir).filter((n) => n.endsWith('.log'))).toEqual([segmentName(sealEnd)]);
+    expect(log.bytes).toBeLessThan(held - 100 * 1024);
+    // The space is back, the reserve set aside again: hits are taken.
+    expect(readdirSync(dir)).toContain('reserve');
+    expect(await fill(log, 16 * 1024)).toBeUndefined();
     await log.close();
   });
 });
