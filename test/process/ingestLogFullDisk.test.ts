@@ -4,11 +4,10 @@
  * before and after is counted exactly once, and once windows are written the log frees its space and takes hits
  * again. Mounting needs root (CI runs as root); elsewhere the test is skipped, saying so.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { mountTinyDisk, unmount } from '../support/mountTinyDisk';
 import { assertBuilt, startServer, stopWith, waitUntilServing } from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';
@@ -18,26 +17,16 @@ const AT = '2026-03-10T10:00:00.000Z';
 const RECORD_HITS = `mutation Record($hits: [HitInput!]!) { recordHits(hits: $hits) { accepted total } }`;
 const DAY_TOTAL = `{ siteStats(site: "full.example", range: { from: "2026-03-10T00:00:00Z", to: "2026-03-11T00:00:00Z" }, granularity: DAY) { total } }`;
 
-function mountTinyDisk(): string | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'tally-full-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
-
 // A server start, a disk filled and a window written on a loaded 2-core machine: minutes, not the default minute.
 jest.setTimeout(240_000);
 
-const disk = mountTinyDisk();
+const disk = mountTinyDisk('tally-full-disk');
 const dbName = testDatabaseName('ingestLogFullDisk');
 let server: ServerProcess | undefined;
 
 afterAll(async () => {
   if (server && server.child.exitCode === null) await stopWith(server, 'SIGKILL');
-  if (disk) execFileSync('umount', [disk], { stdio: 'ignore' });
+  if (disk) unmount(disk);
   const client = await MongoClient.connect(testMongoUri());
   await client.db(dbName).dropDatabase();
   await client.close();

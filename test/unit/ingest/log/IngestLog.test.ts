@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, statSync, truncateSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IngestLog, segmentName } from '../../../../src/ingest/log/IngestLog';
 import { readCheckpoint, writeCheckpoint } from '../../../../src/ingest/log/LogCheckpoint';
 import { createLogger } from '../../../../src/logging/createLogger';
+import { mountTinyDisk, unmount } from '../../../support/mountTinyDisk';
 
 const logger = createLogger({ level: 'silent', nodeEnv: 'test' });
 
@@ -156,19 +156,9 @@ describe('IngestLog', () => {
   });
 });
 
-function mountTinyDisk(): string | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'tally-log-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
-
-const disk = mountTinyDisk();
+const disk = mountTinyDisk('tally-log-full');
 afterAll(() => {
-  if (disk) execFileSync('umount', [disk], { stdio: 'ignore' });
+  if (disk) unmount(disk);
 });
 
 // A skip states its reason: without root no tmpfs can be mounted to fill.
