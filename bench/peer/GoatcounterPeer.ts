@@ -125,6 +125,7 @@ export async function startGoatcounterPeer(binary: string): Promise<PeerSystem> 
       }
     },
     cpuSeconds: () => processCpuSeconds(child.pid),
+    serverCpuSeconds: () => processCpuSeconds(child.pid),
     diskBytes: () => directoryBytes(dir),
     halt,
     stop,

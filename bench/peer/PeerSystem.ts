@@ -21,6 +21,8 @@ export interface PeerSystem {
   answer(query: PeerQuery): Promise<PeerAnswer>;
   /** CPU seconds of every process of the system so far. */
   cpuSeconds(): number | undefined;
+  /** CPU seconds of the server process alone (tally without its database; GoatCounter is one process). */
+  serverCpuSeconds(): number | undefined;
   diskBytes(): number;
   /** Stops the system cleanly and keeps its files (its disk is then what it stores, without write-ahead logs). */
   halt(): Promise<void>;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { referrerSource } from '../../src/domain/dimensions/referrerSource';
 import { GraphqlClient } from '../shared/GraphqlClient';
-import { processTreeCpuSeconds } from '../shared/processCpu';
+import { processCpuSeconds, processTreeCpuSeconds } from '../shared/processCpu';
 import { startServer } from '../shared/serverProcess';
 import type { ServerHandle } from '../shared/serverProcess';
 import { BENCH_SITE } from '../shared/traffic';
@@ -110,6 +110,7 @@ export async function startTallyPeer(): Promise<PeerSystem> {
       }
     },
     cpuSeconds: () => processTreeCpuSeconds(pid),
+    serverCpuSeconds: () => processCpuSeconds(pid),
     diskBytes: () => directoryBytes(dataDir),
     halt,
     stop,

@@ -47,6 +47,7 @@ export function renderPeer(results: BenchResults): string {
   const figures: ReadonlyArray<[string, (r: PeerRun | undefined) => number | undefined, string]> = [
     ['hits/s until every hit is counted', (r) => r?.hitsPerSecond, ''],
     ['CPU per hit, all processes', (r) => r?.cpuUsPerHit, ' µs'],
+    ['of which the server process (tally without its database)', (r) => r?.serverCpuUsPerHit, ' µs'],
     ['request p50 (batch of 100)', (r) => r?.requestLatencyMs.p50, ' ms'],
     ['all acknowledged after', (r) => r?.sendMs, ' ms'],
     ['all counted after', (r) => r?.countedMs, ' ms'],

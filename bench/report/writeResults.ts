@@ -155,6 +155,7 @@ function peerRows(results: BenchResults): Row[] {
     const variant = `${r.shape}/${r.system}`;
     push(variant, 'hits_per_s_until_counted', r.hitsPerSecond, 'hits/s');
     push(variant, 'cpu_per_hit_all_processes', r.cpuUsPerHit, 'us');
+    push(variant, 'cpu_per_hit_server_process', r.serverCpuUsPerHit, 'us');
     push(variant, 'request_p50', r.requestLatencyMs.p50, 'ms');
     push(variant, 'disk', r.diskBytes, 'bytes');
     push(variant, 'errors', r.errors, 'requests');

@@ -53,6 +53,8 @@ export interface PeerRun {
   /** Hits over the time until every hit was counted. */
   readonly hitsPerSecond: number;
   readonly cpuUsPerHit?: number;
+  /** Of which the server process itself (for tally: without its database). */
+  readonly serverCpuUsPerHit?: number;
   readonly requestLatencyMs: LatencySummary;
   readonly diskBytes: number;
   /** After a clean stop: what the system stores, without its write-ahead logs. */
@@ -134,6 +136,7 @@ async function runSystem(
     let errors = 0;
     let firstError: string | undefined;
     const cpuBefore = system.cpuSeconds();
+    const serverCpuBefore = system.serverCpuSeconds();
     const start = process.hrtime.bigint();
     await Promise.all(
       bodies.map(async (stream) => {
@@ -158,6 +161,7 @@ async function runSystem(
     }
     const countedMs = elapsedMs(start);
     const cpuAfter = system.cpuSeconds();
+    const serverCpuAfter = system.serverCpuSeconds();
     const diskBytes = system.diskBytes();
     const queries = await timeQueries(system, hits, now, deps.queryRounds);
     await system.halt();
@@ -178,6 +182,12 @@ async function runSystem(
       ...optional(
         'cpuUsPerHit',
         cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / hits.length,
+      ),
+      ...optional(
+        'serverCpuUsPerHit',
+        serverCpuBefore === undefined || serverCpuAfter === undefined
+          ? undefined
+          : ((serverCpuAfter - serverCpuBefore) * 1e6) / hits.length,
       ),
       requestLatencyMs: summarize(latencies),
       diskBytes,
