@@ -24,7 +24,7 @@ const VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
 const root = path.resolve(__dirname, '..');
 /** Changes whenever the patch series changes, so a stale build is never reused. */
-const PATCH_TAG = 'tally12';
+const PATCH_TAG = 'tally13';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 const goEnv = () => ({ ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' });
@@ -34,6 +34,7 @@ const TESTS = {
   'sjson_tally_test.go': 'internal/handler/sjson/tally_test.go',
   'sjson_paths_test.go': 'internal/handler/sjson/tally_paths_test.go',
   'handler_tally_test.go': 'internal/handler/tally_test.go',
+  'handler_upsert_tally_test.go': 'internal/handler/tally_upsert_test.go',
   'sqlite_tally_test.go': 'internal/backends/sqlite/tally_test.go',
   'common_tally_test.go': 'internal/handler/common/tally_test.go',
   'resource_tally_test.go': 'internal/util/resource/tally_test.go',

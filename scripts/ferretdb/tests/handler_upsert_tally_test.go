@@ -1,0 +1,200 @@
+// Checks of tally's patch to internal/handler/msg_update.go (PATCH_TAG tally13): an unordered update command inserts
+// its upserts' documents together, and stores exactly what the same command stores ordered, where every upsert is
+// inserted at once. Copied into a patched copy of FerretDB's source and run by
+// `node scripts/ensure-ferretdb.js --test-patches`.
+
+package handler
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/iterator"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+	"github.com/FerretDB/FerretDB/internal/util/state"
+	"github.com/FerretDB/FerretDB/internal/util/testutil"
+)
+
+func TestTallyUnorderedUpsertsStoreWhatOrderedOnesStore(t *testing.T) {
+	t.Parallel()
+
+	doc := func(pairs ...any) *types.Document { return must.NotFail(types.NewDocument(pairs...)) }
+	inc := func(n int32) *types.Document { return doc("$inc", doc("n", n)) }
+	upsert := func(filter, update *types.Document) *types.Document {
+		return doc("q", filter, "u", update, "upsert", true)
+	}
+
+	for name, c := range map[string]struct {
+		existing []*types.Document
+		updates  []*types.Document
+		fails    string
+	}{
+		// New documents, then an update of one of them and an upsert by another field.
+		"new": {
+			updates: []*types.Document{
+				upsert(doc("_id", "a"), inc(1)),
+				upsert(doc("_id", "b"), inc(2)),
+				doc("q", doc("_id", "a"), "u", inc(10)),
+				upsert(doc("_id", "c", "w", doc("$exists", false)), doc("$set", doc("w", "v1"))),
+				upsert(doc("k", "x"), doc("$set", doc("_id", "d", "n", int32(4)))),
+				doc("q", doc("k", "x"), "u", inc(40)),
+				upsert(doc("_id", "e"), inc(5)),
+				upsert(doc("_id", "e"), inc(50)),
+			},
+		},
+		// Existing documents beside new ones.
+		"existing": {
+			existing: []*types.Document{doc("_id", "a", "n", int32(1)), doc("_id", "c", "w", "v0")},
+			updates: []*types.Document{
+				upsert(doc("_id", "b"), inc(2)),
+				upsert(doc("_id", "a"), inc(1)),
+				upsert(doc("_id", "c", "w", "v0"), doc("$set", doc("w", "v1"))),
+				upsert(doc("_id", "d"), inc(4)),
+			},
+		},
+		// A compare-and-set that loses fails the command, and the upserts before it are stored.
+		"lost": {
+			existing: []*types.Document{doc("_id", "c", "w", "v9")},
+			updates: []*types.Document{
+				upsert(doc("_id", "a"), inc(1)),
+				upsert(doc("_id", "c", "w", "v0"), doc("$set", doc("w", "v1"))),
+				upsert(doc("_id", "d"), inc(4)),
+			},
+			fails: "E11000",
+		},
+		// An update the server refuses fails the command, and the upserts before it are stored.
+		"refused": {
+			existing: []*types.Document{doc("_id", "b", "n", int32(1))},
+			updates: []*types.Document{
+				upsert(doc("_id", "a"), inc(1)),
+				doc("q", doc("_id", "b"), "u", doc("$inc", doc("n", "x"))),
+				upsert(doc("_id", "c"), inc(3)),
+			},
+			fails: "Cannot increment with non-numeric argument",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			stored := map[bool]string{}
+			for _, ordered := range []bool{true, false} {
+				h, b := tallyHandler(t)
+				ctx := testutil.Ctx(t)
+				dbName, collName := "tally", fmt.Sprintf("c%v", ordered)
+
+				db, err := b.Database(dbName)
+				require.NoError(t, err)
+				coll, err := db.Collection(collName)
+				require.NoError(t, err)
+
+				if len(c.existing) > 0 {
+					_, err = coll.InsertAll(ctx, &backends.InsertAllParams{Docs: c.existing})
+					require.NoError(t, err)
+				}
+
+				updates := must.NotFail(types.NewArray())
+				for _, u := range c.updates {
+					updates.Append(u)
+				}
+
+				msg := must.NotFail(documentOpMsg(doc(
+					"update", collName, "updates", updates, "ordered", ordered, "$db", dbName,
+				)))
+				_, err = h.MsgUpdate(ctx, msg)
+				if c.fails != "" {
+					require.Error(t, err)
+					require.Contains(t, err.Error(), c.fails)
+				} else {
+					require.NoError(t, err)
+				}
+
+				res, err := coll.Query(ctx, &backends.QueryParams{})
+				require.NoError(t, err)
+				docs, err := iterator.ConsumeValues(res.Iter)
+				require.NoError(t, err)
+
+				lines := make([]string, len(docs))
+				for i, d := range docs {
+					d.SetRecordID(0)
+					lines[i] = types.FormatAnyValue(d)
+				}
+				stored[ordered] = strings.Join(lines, "\n")
+			}
+
+			require.NotEmpty(t, stored[true])
+			require.Equal(t, stored[true], stored[false])
+		})
+	}
+}
+
+func tallyHandler(t *testing.T) (*Handler, backends.Backend) {
+	t.Helper()
+
+	sp, err := state.NewProvider("")
+	require.NoError(t, err)
+
+	b, err := sqlite.NewBackend(&sqlite.NewBackendParams{
+		URI: testutil.TestSQLiteURI(t, ""), L: testutil.Logger(t), P: sp, BatchSize: 100,
+	})
+	require.NoError(t, err)
+
+	h, err := New(&NewOpts{Backend: b, L: testutil.Logger(t), StateProvider: sp})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		h.Close()
+		b.Close()
+	})
+
+	return h, b
+}
+
+// An unordered command goes on past an upsert whose insert fails (MongoDB's unordered semantics, which stock FerretDB
+// 1.24 does not follow: it stops at the first failing update whatever `ordered` says). The inserts held up to the
+// failing one are stored, and the command fails.
+func TestTallyUnorderedUpdatesGoOnPastAFailedUpsert(t *testing.T) {
+	t.Parallel()
+
+	doc := func(pairs ...any) *types.Document { return must.NotFail(types.NewDocument(pairs...)) }
+
+	// Ordered, the command stops at the failing upsert as before: x is not updated.
+	for ordered, x := range map[bool]string{false: `{ _id: "x", n: 2 }`, true: `{ _id: "x", n: 1 }`} {
+		h, b := tallyHandler(t)
+		ctx := testutil.Ctx(t)
+
+		db, err := b.Database("tally")
+		require.NoError(t, err)
+		coll, err := db.Collection("c")
+		require.NoError(t, err)
+		_, err = coll.InsertAll(ctx, &backends.InsertAllParams{Docs: []*types.Document{
+			doc("_id", "c", "w", "v9"), doc("_id", "x", "n", int32(1)),
+		}})
+		require.NoError(t, err)
+
+		updates := must.NotFail(types.NewArray(
+			doc("q", doc("_id", "a"), "u", doc("$inc", doc("n", int32(1))), "upsert", true),
+			doc("q", doc("_id", "c", "w", "v0"), "u", doc("$set", doc("w", "v1")), "upsert", true),
+			doc("q", doc("_id", "x"), "u", doc("$inc", doc("n", int32(1)))),
+		))
+		msg := must.NotFail(documentOpMsg(doc("update", "c", "updates", updates, "ordered", ordered, "$db", "tally")))
+		_, err = h.MsgUpdate(ctx, msg)
+		require.ErrorContains(t, err, "E11000")
+
+		res, err := coll.Query(ctx, &backends.QueryParams{})
+		require.NoError(t, err)
+		docs, err := iterator.ConsumeValues(res.Iter)
+		require.NoError(t, err)
+
+		got := map[string]string{}
+		for _, d := range docs {
+			d.SetRecordID(0)
+			got[must.NotFail(d.Get("_id")).(string)] = types.FormatAnyValue(d)
+		}
+		require.Equal(t, map[string]string{"a": `{ _id: "a", n: 1 }`, "c": `{ _id: "c", w: "v9" }`, "x": x}, got)
+	}
+}
