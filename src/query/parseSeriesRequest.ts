@@ -13,7 +13,7 @@ import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { HOUR_MS } from '../time/buckets';
 import { Granularity } from '../time/Granularity';
 import { retainsEverything, retentionCutoffs } from '../time/retentionCutoffs';
-import type { RetentionSettings } from '../time/retentionCutoffs';
+import type { RetentionCutoffs, RetentionSettings } from '../time/retentionCutoffs';
 import { bucketCountIn } from '../time/zonedBuckets';
 import type { Dimension } from '../domain/dimensions/Dimension';
 import { checkFilterGranularity, parseDimensionFilter } from './parseDimensionFilter';
@@ -93,10 +93,24 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
     timeZone,
     ...(input.visitors ? { visitors: visitorOptions(now, limits.secondsRetentionMs, retained) } : {}),
     ...(retained ? { retained } : {}),
-    ...(input.visits === true ? { visits: true } : {}),
+    ...(input.visits === true ? { visits: true, ...visitMinutes(now, limits.secondsRetentionMs, retained) } : {}),
   };
   if (input.filter == null) return request;
   return { ...request, filter: parseDimensionFilter(input.filter, request, limits.dimensionVisitors ?? new Set()) };
+}
+
+/**
+ * Minute documents hold a minute's visit counters (`vm`) beside its sketch and are kept as long: MINUTE buckets from
+ * the first surely kept minute on sum them; earlier ones, and every MINUTE bucket when minute documents are not
+ * written, have null visit figures.
+ */
+function visitMinutes(
+  now: number,
+  secondsRetentionMs: number | undefined,
+  retained: RetentionCutoffs | undefined,
+): { visitMinutesFrom?: number } {
+  const { minutesFrom } = visitorOptions(now, secondsRetentionMs, retained);
+  return minutesFrom === undefined ? {} : { visitMinutesFrom: minutesFrom };
 }
 
 function checkSiteTotals(granularity: Granularity, limits: SeriesLimits): void {

@@ -3,8 +3,8 @@
  * visits from each source — the mutations (with a keyed retry and a SIGKILL between two halves of the traffic), the
  * beacon and `tally import` — read back from GraphQL (siteStats and pageStats per day and over the whole range,
  * entry and exit pages, a breakdown by source) and compared with an independent sessionisation of the same input
- * (test/support/sessionise.ts); recent visits from the mutations, across a SIGKILL, read back from pageStatsLive's
- * MINUTE points against a per-minute sessionisation. Afterwards no visitor id, address or User-Agent is in the session
+ * (test/support/sessionise.ts); recent visits from the mutations, across a SIGKILL, read back from pageStatsLive's,
+ * pageStats' and siteStats' MINUTE points against a per-minute sessionisation. Afterwards no visitor id, address or User-Agent is in the session
  * collection.
  */
 import fs from 'node:fs';
@@ -297,6 +297,33 @@ describe('visits on the built server', () => {
       }
     } finally {
       await client.dispose();
+    }
+    // pageStats and siteStats MINUTE buckets read the same minute counters, inside the second-level retention.
+    const hour = Date.now() - (Date.now() % MINUTE) - 59 * MINUTE;
+    const range = { from: iso(hour), to: iso(hour + 60 * MINUTE) };
+    for (const page of [...PAGES.slice(0, 2), undefined]) {
+      await eventually(async () => {
+        const reply = await graphql<{ stats: { points: Array<Figures & { t: string }> } }>(
+          page === undefined
+            ? `query ($site: String!, $range: TimeRangeInput!) {
+                stats: siteStats(site: $site, range: $range, granularity: MINUTE) { points { t ${FIGURE_FIELDS} } }
+              }`
+            : `query ($site: String!, $page: String!, $range: TimeRangeInput!) {
+                stats: pageStats(site: $site, page: $page, range: $range, granularity: MINUTE) { points { t ${FIGURE_FIELDS} } }
+              }`,
+          { site, range, ...(page === undefined ? {} : { page }) },
+        );
+        expect(reply.body.errors).toBeUndefined();
+        const points = reply.body.data?.stats.points ?? [];
+        expect(points).toHaveLength(60);
+        const read = points.map(({ t, ...figures }) => ({ t, ...figures }));
+        const want = points.map(({ t }) => ({
+          t,
+          ...sessionisedFigures(perMinute.get(Date.parse(t))?.get(page ?? ''), page === undefined),
+        }));
+        expect(read).toEqual(want);
+        expect(read.some((point) => (point.visits ?? 0) > 0)).toBe(true);
+      });
     }
   }, 180_000);
 

@@ -92,3 +92,35 @@ describe('parseSeriesRequest for SECOND', () => {
     ).toBe(Granularity.HOUR);
   });
 });
+
+describe('parseSeriesRequest with visit figures', () => {
+  const range = (granularity: Granularity) => ({
+    ...input('2026-11-21T11:00:00Z', '2026-11-21T12:00:00Z', granularity),
+    visits: true,
+  });
+
+  it.each([
+    // The first whole minute inside the retention: 48 h before now, to the minute.
+    ['a retention of whole minutes', HOURS_48, ms('2026-11-19T12:00:00Z')],
+    ['a retention ending inside a minute', HOURS_48 - 30_000, ms('2026-11-19T12:01:00Z')],
+  ])('sums minute documents from the first surely kept minute on, with %s', (_, secondsRetentionMs, from) => {
+    const request = parseSeriesRequest(range(Granularity.MINUTE), { maxBuckets: 10_000, secondsRetentionMs }, NOW);
+    expect(request).toMatchObject({ visits: true, visitMinutesFrom: from });
+  });
+
+  it('reads no minute visits where minute documents are not written (SECONDS_ENABLED=false)', () => {
+    const request = parseSeriesRequest(range(Granularity.MINUTE), { maxBuckets: 10_000 }, NOW);
+    expect(request.visits).toBe(true);
+    expect(request).not.toHaveProperty('visitMinutesFrom');
+  });
+
+  it('asks for no minutes when no visit figure is selected', () => {
+    const request = parseSeriesRequest(
+      input('2026-11-21T11:00:00Z', '2026-11-21T12:00:00Z', Granularity.MINUTE),
+      { maxBuckets: 10_000, secondsRetentionMs: HOURS_48 },
+      NOW,
+    );
+    expect(request).not.toHaveProperty('visits');
+    expect(request).not.toHaveProperty('visitMinutesFrom');
+  });
+});
