@@ -240,7 +240,7 @@ async function figures(page: Page): Promise<string[]> {
 /** The figures of a minute chart of hits without visitor ids. */
 const MINUTE_CHART_FIGURES = (hits: number): string[] => [
   '0 visitors —',
-  '— visits —',
+  '0 visits —',
   `${hits} hits —`,
   '— views per visit —',
   '— bounce rate —',
@@ -458,8 +458,8 @@ describeInChromium('the dashboard', () => {
     expect(await page.locator('#chart canvas').count()).toBe(1);
     // Time, the site's hits and visitors, two pages.
     expect(await page.locator('#chart .u-legend .u-series').count()).toBe(5);
-    // No visitor ids were sent: no visitors; visits are counted per hour, so a minute chart has none; nothing in the
-    // hour before to compare with.
+    // No visitor ids were sent: no visitors and no visits (a minute chart counts them from the minute documents);
+    // nothing in the hour before to compare with.
     expect(await figures(page)).toEqual(MINUTE_CHART_FIGURES(6));
 
     await app.graphqlAs(
@@ -654,20 +654,18 @@ describeInChromium('the dashboard', () => {
     // docs/dashboard-visits-panels.png is a copy of this one.
     await screenshot(page, 'dashboard-visits-panels', { fullPage: true });
 
-    // Over the last hour (a minute chart) visits are not counted: shown as unknown, with the reason.
+    // Over the last hour (a minute chart) the same two visits, from the minute documents' visit counters; nothing in
+    // the hour before to compare with.
     await page.locator('select[name="range"]').selectOption('1h');
     await page.locator('#status[data-state="live"]').waitFor(WAIT);
-    await page.locator('#figures .figure[data-figure="visits"] .value', { hasText: /^—$/ }).waitFor(WAIT);
+    await page.locator('#figures .figure[data-figure="visits"] .value', { hasText: /^2$/ }).waitFor(WAIT);
     expect((await figures(page)).slice(1)).toEqual([
-      '— visits —',
+      '2 visits —',
       '3 hits —',
-      '— views per visit —',
-      '— bounce rate —',
-      '— visit duration —',
+      '1.5 views per visit —',
+      '50 % bounce rate —',
+      '1m 00s visit duration —',
     ]);
-    expect(await page.locator('#figures .figure[data-figure="bounceRate"]').getAttribute('title')).toMatch(
-      /^not known: visits are counted per hour/,
-    );
     // The entry and exit pages count the whole UTC days the hour touches, as the API answers them.
     expect(await visitPageRows(page, 'entries')).toEqual([['/', '2']]);
 

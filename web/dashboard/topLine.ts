@@ -168,7 +168,7 @@ const VISIT_FIGURES: Record<
 };
 
 const VISITS_UNKNOWN =
-  'not known: visits are counted per hour, day and month, so a minute chart has none, and retention may have dropped them';
+  'not known: a minute chart counts visits only inside the second-level retention, and retention may have dropped them';
 
 /**
  * Visits, views per visit, bounce rate and visit duration, each against the previous period. Visit counters are

@@ -139,7 +139,7 @@ describe('the top-line figures', () => {
     for (const figure of line.figures.filter((f) => f.value === '—')) {
       expect([figure.key, figure.title]).toEqual([
         figure.key,
-        'not known: visits are counted per hour, day and month, so a minute chart has none, and retention may have dropped them',
+        'not known: a minute chart counts visits only inside the second-level retention, and retention may have dropped them',
       ]);
     }
   });
