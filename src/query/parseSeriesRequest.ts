@@ -93,7 +93,9 @@ export function parseSeriesRequest(input: SeriesInput, limits: SeriesLimits, now
     timeZone,
     ...(input.visitors ? { visitors: visitorOptions(now, limits.secondsRetentionMs, retained) } : {}),
     ...(retained ? { retained } : {}),
-    ...(input.visits === true ? { visits: true, ...visitMinutes(now, limits.secondsRetentionMs, retained) } : {}),
+    ...(input.visits === true
+      ? { visits: true, ...(limits.visits === false ? {} : visitMinutes(now, limits.secondsRetentionMs, retained)) }
+      : {}),
   };
   if (input.filter == null) return request;
   return { ...request, filter: parseDimensionFilter(input.filter, request, limits.dimensionVisitors ?? new Set()) };

@@ -114,6 +114,15 @@ describe('parseSeriesRequest with visit figures', () => {
     expect(request).not.toHaveProperty('visitMinutesFrom');
   });
 
+  it('reads no minute visits where visits are not counted (VISITS_ENABLED=false)', () => {
+    const request = parseSeriesRequest(
+      range(Granularity.MINUTE),
+      { maxBuckets: 10_000, secondsRetentionMs: HOURS_48, visits: false },
+      NOW,
+    );
+    expect(request).not.toHaveProperty('visitMinutesFrom');
+  });
+
   it('asks for no minutes when no visit figure is selected', () => {
     const request = parseSeriesRequest(
       input('2026-11-21T11:00:00Z', '2026-11-21T12:00:00Z', Granularity.MINUTE),
