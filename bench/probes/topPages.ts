@@ -3,7 +3,9 @@
  * 30 days" for one site with N distinct pages, against MONGODB_URI or an embedded server in a temporary directory.
  * Loads each page's monthly documents (30 days spanning a month end, Zipf-like hits) with insertMany, then times
  * TopPagesQuery (the resolver's use-case, through the store's SitePageScan) and counts what crossed the wire.
- * Then adds the site-day documents' page rollups (`--rollup-pages`, TOP_PAGES_ROLLUP_PAGES) and times it again.
+ * Then adds the site-day documents' page rollups as versions before `stats.rollups` wrote them (`--rollup-pages`,
+ * TOP_PAGES_ROLLUP_PAGES) and times it again, then the page rollups' own documents (pageRollups: day and month
+ * documents, and the marker vouching for them) and times it a third time.
  * Prints one Markdown table row per size and source; docs/benchmarks.md ("Top pages") quotes them.
  */
 import os from 'node:os';
@@ -13,7 +15,8 @@ import { TopPagesQuery } from '../../src/query/TopPagesQuery';
 import { detectEngine } from '../../src/store/EngineInfo';
 import { writePolicyFor } from '../../src/store/WritePolicy';
 import type { Database } from '../../src/store/connectDatabase';
-import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
+import { MONTHLY_COLLECTION, monthlyDocumentId } from '../../src/store/monthlyStats';
+import { ROLLUP_MARKER_ID, ROLLUPS_COLLECTION } from '../../src/store/pageRollups';
 import { DAILY_COLLECTION, dailyDocumentId } from '../../src/store/dailyStats';
 import { dimensionKey } from '../../src/domain/dimensions/dimensionKey';
 import { SITE_TOTAL_PAGE } from '../../src/domain/siteTotal';
@@ -75,6 +78,29 @@ function siteDayRollups(site: string, pages: number, maxPages: number): Document
   }));
 }
 
+/** The same hits as `stats.rollups` day and month documents (pageRollups), capped alike. */
+function rollupDocuments(site: string, pages: number, maxPages: number): { daily: Document[]; monthly: Document[] } {
+  const daily = siteDayRollups(site, pages, maxPages).map(({ daily: t, p, ...rest }): Document => ({ ...rest, t, p }));
+  const months = new Map<number, { t: number; d: Record<string, number>; p: Record<string, number> }>();
+  for (const day of daily) {
+    const date = (day.metadata as { date: Date }).date;
+    const month = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+    const doc = months.get(month) ?? { t: 0, d: {}, p: {} };
+    months.set(month, doc);
+    doc.t += day.t as number;
+    doc.d[date.getUTCDate()] = day.t as number;
+    for (const [key, hits] of Object.entries(day.p as Record<string, number>)) {
+      if (Object.keys(doc.p).length < maxPages || doc.p[key] !== undefined) doc.p[key] = (doc.p[key] ?? 0) + hits;
+    }
+  }
+  const monthly = [...months].map(([month, doc]) => ({
+    _id: monthlyDocumentId(site, SITE_TOTAL_PAGE, month),
+    metadata: { date: new Date(month), site, page: SITE_TOTAL_PAGE },
+    ...doc,
+  }));
+  return { daily, monthly };
+}
+
 async function main(): Promise<void> {
   const {
     pages: sizes,
@@ -113,11 +139,23 @@ async function main(): Promise<void> {
         await db.collection(MONTHLY_COLLECTION).insertMany(docs.slice(i, i + INSERT_CHUNK), { ordered: false });
       }
       const loadS = (performance.now() - loadStart) / 1000;
-      for (const mode of ['pages’ documents', `site-day rollups (≤ ${rollupPages} pages a day)`]) {
-        if (mode !== 'pages’ documents') {
+      const modes = [
+        'pages’ documents',
+        `site-day documents' rollups, as before stats.rollups (≤ ${rollupPages} pages a day)`,
+        `stats.rollups (≤ ${rollupPages} pages a document)`,
+      ];
+      for (const mode of modes) {
+        if (mode === modes[1]) {
           await db
             .collection(DAILY_COLLECTION)
             .insertMany(siteDayRollups(site, pages, rollupPages), { ordered: false });
+        } else if (mode === modes[2]) {
+          const rollups = rollupDocuments(site, pages, rollupPages);
+          await db.collection(ROLLUPS_COLLECTION).insertMany(rollups.daily, { ordered: false });
+          await db.collection(ROLLUPS_COLLECTION).insertMany(rollups.monthly, { ordered: false });
+          await db
+            .collection(ROLLUPS_COLLECTION)
+            .updateOne({ _id: ROLLUP_MARKER_ID } as Document, { $set: { day: new Date(0) } }, { upsert: true });
         }
         monitored.take();
         const times: number[] = [];

@@ -29,6 +29,7 @@ import { EVENTS_DAILY_COLLECTION } from '../../src/store/eventsDaily';
 import { EVENTS_MONTHLY_COLLECTION } from '../../src/store/eventsMonthly';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { pageDigestsCollection } from '../../src/store/pageDigests';
+import { ROLLUP_MARKER_ID, ROLLUPS_COLLECTION } from '../../src/store/pageRollups';
 import { monthKey } from '../../src/time/buckets';
 import { PageRollup } from '../../src/store/PageRollup';
 import type { PendingUpdates } from '../../src/store/PendingUpdates';
@@ -129,6 +130,7 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
     eventsDay: new SizeCounter(),
     statsMonth: new SizeCounter(),
     eventsMonth: new SizeCounter(),
+    rollups: new SizeCounter(),
   };
   const documents: Record<string, number> = {};
   const past: Record<CompactedLevel, string[]> = { daily: [], monthly: [] };
@@ -139,6 +141,7 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
   const flushMonth = async (): Promise<void> => {
     await insert(db, MONTHLY_COLLECTION, month.monthly, documents, sizes.statsMonth);
     await insert(db, EVENTS_MONTHLY_COLLECTION, month.eventsMonthly, documents, sizes.eventsMonth);
+    await insert(db, ROLLUPS_COLLECTION, month.rollupsMonthly, documents, sizes.rollups);
     past.monthly.push(...month.monthly.compactableKeys().map((key) => key.id));
     pastEvents.monthly.push(...month.eventsMonthly.compactableKeys().map((key) => key.id));
   };
@@ -170,12 +173,16 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
     }
     await insert(db, DAILY_COLLECTION, batch.daily, documents, sizes.statsDay);
     await insert(db, EVENTS_DAILY_COLLECTION, batch.eventsDaily, documents, sizes.eventsDay);
+    await insert(db, ROLLUPS_COLLECTION, batch.rollupsDaily, documents, sizes.rollups);
     past.daily.push(...batch.daily.compactableKeys().map((key) => key.id));
     pastEvents.daily.push(...batch.eventsDaily.compactableKeys().map((key) => key.id));
     // Months are written from a batch of their own, as a server's flushes over a month add up to.
     month.monthly.absorb(batch.monthly);
     month.eventsMonthly.absorb(batch.eventsMonthly);
+    month.rollupsMonthly.absorb(batch.rollupsMonthly);
   }
+  // Every day was rolled up, as by a server that wrote them all (pageRollups' marker).
+  await db.collection(ROLLUPS_COLLECTION).insertOne({ _id: ROLLUP_MARKER_ID, day: new Date(0) } as Document);
   await flushMonth();
   const loadMs = elapsedMs(start);
   const compactStart = process.hrtime.bigint();
@@ -185,6 +192,7 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
   const digestSources = {
     daily: db.collection(DAILY_COLLECTION, { promoteBuffers: true }),
     monthly: db.collection(MONTHLY_COLLECTION, { promoteBuffers: true }),
+    rollups: db.collection(ROLLUPS_COLLECTION),
     digests: digestCollection,
     writer: digestCollection,
   };

@@ -261,6 +261,14 @@ export async function openHitPipeline(
     settings.dashboards.siteTotals && settings.dashboards.topPagesRollupPages > 0
       ? new PageRollup({ maxPages: settings.dashboards.topPagesRollupPages })
       : undefined;
+  // Before any hit is written here: a database whose counters predate its rollups is vouched for from tomorrow.
+  const rolledUpFrom = await counters.ensureRollupMarker(pageRollup !== undefined, clock());
+  if (rolledUpFrom !== undefined && rolledUpFrom > clock()) {
+    logger?.info(
+      `page rollups are complete from ${new Date(rolledUpFrom).toISOString().slice(0, 10)}: ` +
+        "earlier days are ranked from the site-day documents and the pages' documents",
+    );
+  }
   const events = new EventCounting();
   const visits = settings.visits.enabled
     ? await openVisits(database, settings, { clock, logger, writeConcern, dimensions, sweeps, intervalMs })

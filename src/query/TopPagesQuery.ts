@@ -25,8 +25,11 @@ import { compareTopPages, decodeTopPageCursor, encodeTopPageCursor } from './top
 import type { PageHits } from './topPageCursor';
 
 export interface SitePageReader {
-  /** Per whole UTC day, its pages' hits from the site-day rollup, for the days whose rollup is complete. */
-  pageRollups(site: string, days: readonly number[]): Promise<Map<number, Map<string, number>>>;
+  /**
+   * Hits per page over whole UTC days from the site's page rollups (pageRollups), and which of the days they count:
+   * the days whose rollups are complete.
+   */
+  pageTotals(site: string, days: readonly number[]): Promise<{ covered: Set<number>; pages: Map<string, number> }>;
   forEachPage(
     site: string,
     dates: readonly number[],
@@ -131,8 +134,9 @@ export class TopPagesQuery {
   }
 
   /**
-   * Hits per page over [from, to): whole UTC days from the site-day rollups where they are complete (one find), the
-   * rest from the pages' own documents, one streamed find per stored level that still needs reading.
+   * Hits per page over [from, to): whole UTC days from the site's page rollups where they are complete (a month
+   * document for a month the range holds every day with hits of, else day documents), the rest from the pages' own
+   * documents, one streamed find per stored level that still needs reading.
    */
   private async sumPages(site: string, from: number, to: number, by: TopPagesOrder): Promise<Map<string, number>> {
     const totals = new Map<string, number>();
@@ -140,15 +144,13 @@ export class TopPagesQuery {
     const days = pieces.flatMap((piece) => (piece.source === 'monthly' ? [dayOf(piece)] : []));
     // The rollup counts hits; entries and exits are read from the pages' own visit counters.
     const field = by === TopPagesOrder.ENTRIES ? 'e' : by === TopPagesOrder.EXITS ? 'x' : undefined;
-    const rollups =
-      field === undefined ? await this.reader.pageRollups(site, days) : new Map<number, Map<string, number>>();
-    for (const pages of rollups.values()) {
-      for (const [page, hits] of pages) totals.set(page, (totals.get(page) ?? 0) + hits);
-    }
+    const rollups = field === undefined ? await this.reader.pageTotals(site, days) : undefined;
+    for (const [page, hits] of rollups?.pages ?? []) totals.set(page, hits);
+    const covered = rollups?.covered ?? new Set<number>();
     const wanted = new Map<'monthly' | 'hourly' | 'minute', Map<number, Array<(doc: SitePageDocument) => unknown>>>();
     const hours = new Set<number>();
     for (const piece of pieces) {
-      if (piece.source === 'monthly' && rollups.has(dayOf(piece))) continue;
+      if (piece.source === 'monthly' && covered.has(dayOf(piece))) continue;
       const byDoc = wanted.get(piece.source) ?? new Map<number, Array<(doc: SitePageDocument) => unknown>>();
       wanted.set(piece.source, byDoc);
       const getters = byDoc.get(piece.doc) ?? [];

@@ -9,6 +9,7 @@ import type { Hit } from '../domain/Hit';
 import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { registerValue } from '../domain/visitors/registerUpdate';
 import { hitParts } from '../time/hitParts';
+import type { HitParts } from '../time/hitParts';
 import type { VisitDelta } from '../domain/visits/VisitDelta';
 import { addHitToDaily, dailyDocumentId } from './dailyStats';
 import { visitDayPath, visitHourPath, visitMinutePath } from './visitCounters';
@@ -22,6 +23,7 @@ import { addHitToMonthly, monthlyDocumentId } from './monthlyStats';
 import { PendingUpdates } from './PendingUpdates';
 import type { PageRollup } from './PageRollup';
 import { addHitToSeconds, secondsDocumentId } from './secondStats';
+import { addHitToRollups } from './pageRollups';
 import {
   MINUTE_MASK,
   PAGE_DAY_MASK,
@@ -50,7 +52,7 @@ export interface CounterBatchOptions {
    * DIMENSIONS_ENABLED=false: hits' dimensions are then not counted.
    */
   readonly dimensions?: DimensionCounting | undefined;
-  /** Count each hit per page in its site-day document too (PageRollup; with siteTotals only). */
+  /** Count each hit per page in its site's day and month rollups too (PageRollup, pageRollups; with siteTotals only). */
   readonly pageRollup?: PageRollup | undefined;
   /** How event documents admit names, keys and values (the process's one EventCounting); absent: one per batch. */
   readonly events?: EventCounting | undefined;
@@ -59,7 +61,15 @@ export interface CounterBatchOptions {
 }
 
 /** Every collection a batch writes, in the order its documents are split into parts. */
-const COLLECTIONS = ['daily', 'monthly', 'seconds', 'eventsDaily', 'eventsMonthly'] as const;
+const COLLECTIONS = [
+  'daily',
+  'monthly',
+  'seconds',
+  'eventsDaily',
+  'eventsMonthly',
+  'rollupsDaily',
+  'rollupsMonthly',
+] as const;
 
 export class CounterBatch {
   readonly daily = new PendingUpdates();
@@ -68,6 +78,9 @@ export class CounterBatch {
   /** Custom events (issue 28), out of the documents pageviews rewrite: `events.daily` and `events.monthly`. */
   readonly eventsDaily = new PendingUpdates();
   readonly eventsMonthly = new PendingUpdates();
+  /** Hits per page of each site-day and site-month (pageRollups), out of the site's large documents. */
+  readonly rollupsDaily = new PendingUpdates();
+  readonly rollupsMonthly = new PendingUpdates();
   /** Hits added (a hit with count n counts once). */
   hits = 0;
   /**
@@ -130,8 +143,7 @@ export class CounterBatch {
     if (this.siteTotals) {
       const siteDay = addHitToDaily(this.daily, site, SITE_TOTAL_PAGE, count, parts);
       const siteMonth = addHitToMonthly(this.monthly, site, SITE_TOTAL_PAGE, count, parts);
-      const rolledUp = this.pageRollup?.pathFor(siteDay.key.id, page);
-      if (rolledUp !== undefined) siteDay.add(rolledUp, count);
+      if (this.pageRollup !== undefined) this.rollUp(this.pageRollup, site, page, count, parts);
       if (word !== 0) {
         siteDay.or(visitorRegisterPath(low & SITE_DAY_MASK), word);
         siteMonth.or(visitorRegisterPath(low & SITE_MONTH_MASK), word);
@@ -151,6 +163,14 @@ export class CounterBatch {
       }
     }
     this.hits += 1;
+  }
+
+  private rollUp(rollup: PageRollup, site: string, page: string, count: number, parts: HitParts): void {
+    const { day, month } = addHitToRollups(this.rollupsDaily, this.rollupsMonthly, site, count, parts);
+    const dayPath = rollup.pathFor(day.key.id, page);
+    if (dayPath !== undefined) day.add(dayPath, count);
+    const monthPath = rollup.pathFor(month.key.id, page);
+    if (monthPath !== undefined) month.add(monthPath, count);
   }
 
   /**
@@ -214,6 +234,8 @@ export class CounterBatch {
     this.seconds.absorb(other.seconds);
     this.eventsDaily.absorb(other.eventsDaily);
     this.eventsMonthly.absorb(other.eventsMonthly);
+    this.rollupsDaily.absorb(other.rollupsDaily);
+    this.rollupsMonthly.absorb(other.rollupsMonthly);
     this.hits += other.hits;
   }
 
@@ -241,6 +263,8 @@ export class CounterBatch {
 
   /** Documents this batch will update: the cost of writing it. */
   get documents(): number {
-    return this.daily.size + this.monthly.size + this.seconds.size + this.eventsDaily.size + this.eventsMonthly.size;
+    let documents = 0;
+    for (const level of COLLECTIONS) documents += this[level].size;
+    return documents;
   }
 }

@@ -24,6 +24,14 @@ import { eventCollection, eventIndexes } from './eventDocument';
 import type { EventStatsDocument } from './eventDocument';
 import { EVENTS_DAILY_COLLECTION } from './eventsDaily';
 import { EVENTS_MONTHLY_COLLECTION } from './eventsMonthly';
+import {
+  ROLLUPS_COLLECTION,
+  clearRollupMarker,
+  ensureRollupMarker,
+  rollupIndexes,
+  rollupsCollection,
+} from './pageRollups';
+import type { PageRollupDocument } from './pageRollups';
 import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
 import { findByIdList } from './findByIdList';
 import type { DailyFields, DailyStatsDocument } from './dailyStats';
@@ -111,6 +119,7 @@ interface Collections {
   readonly seconds: Collection<SecondStatsDocument>;
   readonly eventsDaily: Collection<EventStatsDocument>;
   readonly eventsMonthly: Collection<EventStatsDocument>;
+  readonly rollups: Collection<PageRollupDocument>;
 }
 
 const DEFAULT_SECONDS_RETENTION_MS = 48 * 3_600_000;
@@ -148,6 +157,7 @@ export class CounterStore {
       seconds: secondsCollection(database.db),
       eventsDaily: eventCollection(database.db, EVENTS_DAILY_COLLECTION),
       eventsMonthly: eventCollection(database.db, EVENTS_MONTHLY_COLLECTION),
+      rollups: rollupsCollection(database.db),
     };
     this.writers = {
       daily: dailyCollection(database.writerDb(DAILY_COLLECTION)),
@@ -155,6 +165,7 @@ export class CounterStore {
       seconds: secondsCollection(database.writerDb(SECONDS_COLLECTION)),
       eventsDaily: eventCollection(database.writerDb(EVENTS_DAILY_COLLECTION), EVENTS_DAILY_COLLECTION),
       eventsMonthly: eventCollection(database.writerDb(EVENTS_MONTHLY_COLLECTION), EVENTS_MONTHLY_COLLECTION),
+      rollups: rollupsCollection(database.writerDb(ROLLUPS_COLLECTION)),
     };
     this.policy = database.policy;
     this.engineName = database.engine.name;
@@ -167,6 +178,7 @@ export class CounterStore {
       seconds: secondsCollection(database.backgroundDb()),
       eventsDaily: eventCollection(database.backgroundDb(), EVENTS_DAILY_COLLECTION),
       eventsMonthly: eventCollection(database.backgroundDb(), EVENTS_MONTHLY_COLLECTION),
+      rollups: rollupsCollection(database.backgroundDb()),
     };
     this.digests = {
       finder: pageDigestsCollection(database.backgroundDb()),
@@ -181,6 +193,25 @@ export class CounterStore {
     await ensureIndexes(this.readers.monthly, monthlyIndexes);
     await ensureIndexes(this.readers.eventsDaily, eventIndexes);
     await ensureIndexes(this.readers.eventsMonthly, eventIndexes);
+    await ensureIndexes(this.readers.rollups, rollupIndexes);
+  }
+
+  /**
+   * Where this process rolls pages up (pageRollups), the marker from which days the rollups are complete, created
+   * if absent; where it does not, no marker. Resolves with the marker's day, or undefined.
+   */
+  async ensureRollupMarker(rollsUp: boolean, now: number): Promise<number | undefined> {
+    try {
+      if (!rollsUp) {
+        await clearRollupMarker(this.writers.rollups);
+        return undefined;
+      }
+      const hasCounters = async (): Promise<boolean> =>
+        (await this.readers.monthly.findOne({}, { projection: { _id: 1 } })) !== null;
+      return await ensureRollupMarker(this.writers.rollups, hasCounters, now, this.bulk);
+    } catch (error) {
+      throw translateDriverError(error);
+    }
   }
 
   /** The second-level collection's query index, and its expiry: returns whether a TTL index or the sweep expires it. */
@@ -203,9 +234,10 @@ export class CounterStore {
    */
   async write(batch: CounterBatch, mark?: FlushMark): Promise<void> {
     const options = { ...this.bulk, mark };
-    const writes = this.collections(batch, this.writers).map(([collection, pending]) =>
-      pending.size > 0 ? bulkUpsert(collection, pending.toOperations(this.policy.targeting, mark), options) : undefined,
-    );
+    const writes = this.collections(batch, this.writers).map(([collection, pendings]) => {
+      const operations = pendings.flatMap((pending) => pending.toOperations(this.policy.targeting, mark));
+      return operations.length > 0 ? bulkUpsert(collection, operations, options) : undefined;
+    });
     const results = await Promise.allSettled(writes);
     // Even a failed write may have reached some documents: nominating one with nothing to fold costs one read.
     for (const key of batch.daily.compactableKeys()) this.nominations.nominate('daily', key.id, key.date.getTime());
@@ -295,6 +327,7 @@ export class CounterStore {
       [SECONDS_COLLECTION, 'seconds'],
       [EVENTS_DAILY_COLLECTION, 'eventsDaily'],
       [EVENTS_MONTHLY_COLLECTION, 'eventsMonthly'],
+      [ROLLUPS_COLLECTION, 'rollups'],
     ] as const;
     const options = { reads: this.policy.reads, context };
     try {
@@ -308,11 +341,9 @@ export class CounterStore {
       const digests = await deleteSiteDigests(this.digests.writer, target.site);
       if (digests > 0) deleted.set(PAGE_DIGESTS_COLLECTION, digests);
       if (target.page !== undefined) {
-        await unsetRolledUpPage(
-          { name: DAILY_COLLECTION, ...this.target('daily') },
-          { ...target, page: target.page },
-          options,
-        );
+        const page = { ...target, page: target.page };
+        await unsetRolledUpPage({ name: DAILY_COLLECTION, ...this.target('daily') }, page, options);
+        await unsetRolledUpPage({ name: ROLLUPS_COLLECTION, ...this.target('rollups') }, page, options);
       }
       return deleted;
     } catch (error) {
@@ -325,6 +356,7 @@ export class CounterStore {
     return {
       daily: this.finders.daily as unknown as Collection<Document>,
       monthly: this.finders.monthly as unknown as Collection<Document>,
+      rollups: this.finders.rollups as unknown as Collection<Document>,
       digests: this.digests.finder,
       writer: this.digests.writer,
     };
@@ -340,8 +372,8 @@ export class CounterStore {
   /** Whether every document of `batch` absorbed one of the mark's attempts (reads each collection once). */
   async absorbed(batch: CounterBatch, mark: FlushMark): Promise<boolean> {
     try {
-      for (const [collection, pending] of this.collections(batch, this.readers)) {
-        const ids = pending.keys().map((key) => key.id);
+      for (const [collection, pendings] of this.collections(batch, this.readers)) {
+        const ids = pendings.flatMap((pending) => pending.keys().map((key) => key.id));
         if (ids.length === 0) continue;
         const found =
           this.policy.reads === 'exactIds' && ids.length <= EXACT_ID_READ_LIMIT
@@ -356,13 +388,15 @@ export class CounterStore {
     }
   }
 
-  private collections(batch: CounterBatch, through: Collections): Array<[Collection<Document>, PendingUpdates]> {
+  /** Each collection with what the batch writes there: the page rollups' days and months share one. */
+  private collections(batch: CounterBatch, through: Collections): Array<[Collection<Document>, PendingUpdates[]]> {
     return [
-      [through.daily as unknown as Collection<Document>, batch.daily],
-      [through.monthly as unknown as Collection<Document>, batch.monthly],
-      [through.seconds as unknown as Collection<Document>, batch.seconds],
-      [through.eventsDaily as unknown as Collection<Document>, batch.eventsDaily],
-      [through.eventsMonthly as unknown as Collection<Document>, batch.eventsMonthly],
+      [through.daily as unknown as Collection<Document>, [batch.daily]],
+      [through.monthly as unknown as Collection<Document>, [batch.monthly]],
+      [through.seconds as unknown as Collection<Document>, [batch.seconds]],
+      [through.eventsDaily as unknown as Collection<Document>, [batch.eventsDaily]],
+      [through.eventsMonthly as unknown as Collection<Document>, [batch.eventsMonthly]],
+      [through.rollups as unknown as Collection<Document>, [batch.rollupsDaily, batch.rollupsMonthly]],
     ];
   }
 

@@ -1,12 +1,12 @@
 /**
- * The page rollup (issue 27): every site-day document (the site total's `stats.daily` document) also counts its hits
- * per page, `p.<page key>`, so `topPages` reads one small document per whole UTC day instead of every page's
- * documents.
+ * The page rollup (issue 27): every hit also counts under its page, `p.<page key>`, in its site's day and month
+ * documents of `stats.rollups` (pageRollups), so `topPages` reads one small document per month or day instead of
+ * every page's documents. (Versions before that collection wrote the same field into the site-day documents.)
  *
- * The rollup checks itself instead of being trusted: a day's counts are used only when they add up to the document's
- * `daily` total, which the same update increments. A day written before the rollup existed, a page left out by the
- * cap below, a restored or merged archive, or a page deleted from the counters all fail that check, and that day is
- * ranked from the pages' own documents as before. So a rollup can make a ranking faster, never different.
+ * The rollup checks itself instead of being trusted: a period's counts are used only when they add up to the
+ * document's total `t`, which the same update increments. A page left out by the cap below, or a page deleted from
+ * the counters, fails that check, and that period is ranked from the pages' own documents as before. So a rollup can
+ * make a ranking faster, never different.
  *
  * Cap: a document admits at most `maxPages` distinct pages (and `maxKeyBytes` of their keys) from this process; the
  * hits of a further page are not rolled up (the day then fails the check). Admission is decided in memory, never by
@@ -17,7 +17,7 @@
 import { dimensionKey } from '../domain/dimensions/dimensionKey';
 
 export interface PageRollupOptions {
-  /** TOP_PAGES_ROLLUP_PAGES: distinct pages one site-day document rolls up. */
+  /** TOP_PAGES_ROLLUP_PAGES: distinct pages one rollup document admits. */
   readonly maxPages: number;
   /** Bytes of page keys one document admits (pages may be 2,048 characters long). */
   readonly maxKeyBytes?: number | undefined;
@@ -51,7 +51,7 @@ export class PageRollup {
     this.maxTrackedKeys = options.maxTrackedKeys ?? DEFAULT_MAX_TRACKED_KEYS;
   }
 
-  /** The field path counting `page` in a site-day document, or undefined when that document admits no more pages. */
+  /** The field path counting `page` in a rollup document, or undefined when that document admits no more pages. */
   pathFor(documentId: string, page: string): string | undefined {
     const path = this.pathOf(page);
     let admitted = this.documents.get(documentId);
@@ -90,14 +90,14 @@ export class PageRollup {
   }
 }
 
-/** The field counting `page` in a site-day document. */
+/** The field counting `page` in a rollup document. */
 export function pageRollupPath(page: string): string {
   return `${PAGE_ROLLUP_FIELD}.${dimensionKey(page)}`;
 }
 
 /**
- * A site-day document's pages with their hits, when its rollup adds up to its `daily` total; undefined when it does
- * not (the day is then ranked from the pages' own documents).
+ * A rollup's pages with their hits, when they add up to its `total` (`t`, or a site-day document's `daily`); undefined
+ * when they do not (the period is then ranked from the pages' own documents).
  */
 export function completeRollup(
   daily: unknown,

@@ -30,6 +30,10 @@ import { decodePageDigest } from './pageDigest';
 import type { PageDigestEntry } from './pageDigest';
 import { findPageDigests, isCurrentDigest, pageDigestId, pageDigestsCollection } from './pageDigests';
 import type { PageDigestDocument } from './pageDigests';
+import { ROLLUP_MARKER_ID, findRollups, markerDay, rollupDayId, rollupMonthId, rollupsCollection } from './pageRollups';
+import type { PageRollupDocument } from './pageRollups';
+import { rollupReadPlan } from './rollupReadPlan';
+import type { MonthRollupCounts } from './rollupReadPlan';
 
 export const SITE_DATE_INDEX = { key: { 'metadata.site': 1, 'metadata.date': 1 }, name: 'site_date' } as const;
 
@@ -72,6 +76,7 @@ export class SitePageScan {
   private readonly daily: Collection<DailyStatsDocument>;
   private readonly monthly: Collection<MonthlyStatsDocument>;
   private readonly digests: Collection<PageDigestDocument>;
+  private readonly rollups: Collection<PageRollupDocument>;
   private readonly reads: DocumentReads;
 
   /** Called for each site total whose period was asked for without a current digest (CompactionNominations). */
@@ -85,66 +90,134 @@ export class SitePageScan {
     this.daily = dailyCollection(database.db);
     this.monthly = monthlyCollection(database.db);
     this.digests = pageDigestsCollection(database.db);
+    this.rollups = rollupsCollection(database.db);
     this.reads = database.policy.reads;
   }
 
   /**
-   * The page rollup of the site's UTC days (PageRollup): per day, its pages' hits when the rollup adds up to the
-   * day's total, else nothing (that day is ranked from the pages' documents). A day without a site-day document is
-   * empty when the site-month document counts nothing on it; without that either (data from before site totals, or a
-   * day whose daily documents retention dropped) it is left to the pages' documents too. One find per collection.
+   * The page rollups of the site's UTC days (pageRollups): per day, its pages' hits where the day's rollup adds up,
+   * else nothing (that day is ranked from the pages' documents). Days before the rollups' marker are read from the
+   * site-day documents, as earlier versions wrote them (earlierPageRollups).
    */
   async pageRollups(site: string, days: readonly number[]): Promise<Map<number, Map<string, number>>> {
+    return (await this.readRollups(site, days, false)).days;
+  }
+
+  /**
+   * The same, with a month whose every day with hits lies among `days` read whole from its month rollup: a 30-day
+   * ranking through today reads the current month's document and the days of the month before. `covered` holds the
+   * days the answer counts (the others are to be read from the pages' documents); `pages` their hits per page.
+   */
+  async pageTotals(
+    site: string,
+    days: readonly number[],
+  ): Promise<{ covered: Set<number>; pages: Map<string, number> }> {
+    const read = await this.readRollups(site, days, true);
+    const pages = new Map<string, number>();
+    const covered = new Set<number>();
+    const add = (from: Map<string, number>): void => {
+      for (const [page, hits] of from) pages.set(page, (pages.get(page) ?? 0) + hits);
+    };
+    for (const [day, dayPages] of read.days) {
+      covered.add(day);
+      add(dayPages);
+    }
+    for (const [month, monthPages] of read.months) {
+      for (const day of days) if (startOfMonth(day) === month) covered.add(day);
+      add(monthPages);
+    }
+    return { covered, pages };
+  }
+
+  private async readRollups(
+    site: string,
+    days: readonly number[],
+    wholeMonths: boolean,
+  ): Promise<{ days: Map<number, Map<string, number>>; months: Map<number, Map<string, number>> }> {
+    const complete = new Map<number, Map<string, number>>();
+    const months = new Map<number, Map<string, number>>();
+    if (days.length === 0) return { days: complete, months };
+    const monthStarts = [...new Set(days.map((day) => startOfMonth(day)))];
+    const valueOf = keyReader();
+    try {
+      const found = await findRollups(this.rollups, [
+        ROLLUP_MARKER_ID,
+        ...monthStarts.map((month) => rollupMonthId(site, SITE_TOTAL_PAGE, month)),
+      ]);
+      let marker: number | undefined;
+      const monthDocs = new Map<number, { counts: MonthRollupCounts; pages: Map<string, number> | undefined }>();
+      for (const doc of found) {
+        if (doc._id === ROLLUP_MARKER_ID) {
+          marker = markerDay(doc);
+          continue;
+        }
+        const pages = readRollup(doc.t, doc.p, valueOf);
+        const total = typeof doc.t === 'number' ? doc.t : 0;
+        monthDocs.set(dateOf(doc), { counts: { total, days: doc.d ?? {}, complete: pages !== undefined }, pages });
+      }
+      const counts = new Map([...monthDocs].map(([month, doc]) => [month, doc.counts]));
+      const plan = rollupReadPlan(days, marker, counts, { wholeMonths });
+      for (const month of plan.wholeMonths) months.set(month, monthDocs.get(month)?.pages as Map<string, number>);
+      for (const day of plan.emptyDays) complete.set(day, new Map());
+      const [dayDocs, earlier] = await Promise.all([
+        findRollups(
+          this.rollups,
+          plan.dayDocuments.map((day) => rollupDayId(site, SITE_TOTAL_PAGE, day)),
+        ),
+        this.earlierPageRollups(site, plan.earlierDays, valueOf),
+      ]);
+      for (const doc of dayDocs) {
+        const pages = readRollup(doc.t, doc.p, valueOf);
+        if (pages !== undefined) complete.set(dateOf(doc), pages);
+      }
+      for (const [day, pages] of earlier) complete.set(day, pages);
+      return { days: complete, months };
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  /**
+   * The page rollup of days written before `stats.rollups` (PageRollup's `p` of the site-day documents): per day, its
+   * pages' hits when the rollup adds up to the day's total, else nothing. A day without a site-day document is empty
+   * when the site-month document counts nothing on it; without that either (data from before site totals, or a day
+   * whose daily documents retention dropped) it is left to the pages' documents too. One find per collection.
+   */
+  private async earlierPageRollups(
+    site: string,
+    days: readonly number[],
+    valueOf: (key: string) => string,
+  ): Promise<Map<number, Map<string, number>>> {
     const complete = new Map<number, Map<string, number>>();
     if (days.length === 0) return complete;
     const months = [...new Set(days.map((day) => startOfMonth(day)))];
     const siteTotal = { 'metadata.site': site, 'metadata.page': SITE_TOTAL_PAGE };
-    try {
-      const [dayDocs, monthDocs] = await Promise.all([
-        this.findByIds(
-          this.daily as unknown as Collection<Document>,
-          days.map((day) => dailyDocumentId(site, SITE_TOTAL_PAGE, day)),
-          { _id: 0, 'metadata.date': 1, daily: 1, p: 1 },
-          siteTotal,
-        ),
-        this.findByIds(
-          this.monthly as unknown as Collection<Document>,
-          months.map((month) => monthlyDocumentId(site, SITE_TOTAL_PAGE, month)),
-          { _id: 0, 'metadata.date': 1, daily: 1 },
-          siteTotal,
-        ),
-      ]);
-      const monthTotals = new Map(monthDocs.map((doc) => [dateOf(doc), doc.daily as Record<string, unknown>]));
-      // Most pages recur day after day: read each key back once.
-      const values = new Map<string, string>();
-      const valueOf = (key: string): string => {
-        let value = values.get(key);
-        if (value === undefined) {
-          value = dimensionValue(key);
-          values.set(key, value);
-        }
-        return value;
-      };
-      for (const doc of dayDocs) {
-        let pages: Map<string, number> | undefined;
-        try {
-          pages = completeRollup(doc.daily, doc.p as Record<string, unknown> | undefined, valueOf);
-        } catch {
-          // A key this version cannot read back: rank that day from the pages' documents.
-          pages = undefined;
-        }
-        if (pages !== undefined) complete.set(dateOf(doc), pages);
-      }
-      const written = new Set(dayDocs.map(dateOf));
-      for (const day of days) {
-        if (written.has(day)) continue;
-        const month = monthTotals.get(startOfMonth(day));
-        if (month !== undefined && !month[new Date(day).getUTCDate()]) complete.set(day, new Map());
-      }
-      return complete;
-    } catch (error) {
-      throw translateDriverError(error);
+    const [dayDocs, monthDocs] = await Promise.all([
+      this.findByIds(
+        this.daily as unknown as Collection<Document>,
+        days.map((day) => dailyDocumentId(site, SITE_TOTAL_PAGE, day)),
+        { _id: 0, 'metadata.date': 1, daily: 1, p: 1 },
+        siteTotal,
+      ),
+      this.findByIds(
+        this.monthly as unknown as Collection<Document>,
+        months.map((month) => monthlyDocumentId(site, SITE_TOTAL_PAGE, month)),
+        { _id: 0, 'metadata.date': 1, daily: 1 },
+        siteTotal,
+      ),
+    ]);
+    const monthTotals = new Map(monthDocs.map((doc) => [dateOf(doc), doc.daily as Record<string, unknown>]));
+    for (const doc of dayDocs) {
+      const pages = readRollup(doc.daily, doc.p as Record<string, unknown> | undefined, valueOf);
+      if (pages !== undefined) complete.set(dateOf(doc), pages);
     }
+    const written = new Set(dayDocs.map(dateOf));
+    for (const day of days) {
+      if (written.has(day)) continue;
+      const month = monthTotals.get(startOfMonth(day));
+      if (month !== undefined && !month[new Date(day).getUTCDate()]) complete.set(day, new Map());
+    }
+    return complete;
   }
 
   /**
@@ -322,6 +395,32 @@ export class SitePageScan {
     } catch (error) {
       throw translateDriverError(error);
     }
+  }
+}
+
+/** Page keys read back once each: most pages recur day after day. */
+function keyReader(): (key: string) => string {
+  const values = new Map<string, string>();
+  return (key) => {
+    let value = values.get(key);
+    if (value === undefined) {
+      value = dimensionValue(key);
+      values.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** A rollup's pages where they add up to its total; undefined where not, or where a key cannot be read back. */
+function readRollup(
+  total: unknown,
+  rollup: Record<string, unknown> | undefined,
+  valueOf: (key: string) => string,
+): Map<string, number> | undefined {
+  try {
+    return completeRollup(total, rollup, valueOf);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Writes the page digests (pageDigests) of closed periods, as the compaction job's last step: a site-day's digest
- * from its page rollup (PageRollup: which pages, how many hits) and those pages' documents (their sketches), a
+ * from its page rollup (pageRollups: which pages, how many hits) and those pages' documents (their sketches), a
  * site-month's from its days' digests (a page's month sketch is the OR of its day sketches: one hash, one register
  * update, the same precision). Nothing is written where the sources disagree — a rollup that does not add up (capped,
  * or written before rollups), a page whose hits differ from its rollup (a hit landed between the reads), a day of the
@@ -30,6 +30,8 @@ export interface DigestSources {
   /** stats.daily and stats.monthly, read on the background connection. */
   readonly daily: Collection<Document>;
   readonly monthly: Collection<Document>;
+  /** stats.rollups (pageRollups), read on the background connection. */
+  readonly rollups: Collection<Document>;
   readonly digests: Collection<PageDigestDocument>;
   /** Where digests are written. */
   readonly writer: Collection<PageDigestDocument>;
@@ -65,14 +67,17 @@ function isSiteTotalId(id: string): boolean {
 }
 
 async function dayDigest(sources: DigestSources, id: string): Promise<boolean> {
-  const total = await sources.daily.findOne({ _id: id } as Document, {
-    projection: { _id: 0, metadata: 1, daily: 1, p: 1 },
-  });
+  const [total, rollup] = await Promise.all([
+    sources.daily.findOne({ _id: id } as Document, { projection: { _id: 0, metadata: 1, daily: 1, p: 1 } }),
+    sources.rollups.findOne({ _id: id } as Document, { projection: { _id: 0, t: 1, p: 1 } }),
+  ]);
   if (total === null || typeof total.daily !== 'number') return false;
   const { site, date } = total.metadata as { site: string; date: Date };
+  // The day's rollup document where it holds every hit of the day, else the site-day fields earlier versions wrote.
+  const source = rollup !== null && rollup.t === total.daily ? rollup : total;
   let pages: Map<string, number> | undefined;
   try {
-    pages = completeRollup(total.daily, total.p as Record<string, unknown> | undefined, dimensionValue);
+    pages = completeRollup(total.daily, source.p as Record<string, unknown> | undefined, dimensionValue);
   } catch {
     pages = undefined;
   }

@@ -22,7 +22,7 @@ export interface DailyStatsDocument {
   daily?: number;
   hourly?: Record<string, number>;
   minute?: Record<string, Record<string, number>>;
-  /** Site-day documents only: hits per page key (PageRollup). */
+  /** Site-day documents written before `stats.rollups` only: hits per page key (PageRollup). */
   p?: Record<string, number>;
 }
 

@@ -58,19 +58,20 @@ export async function deleteOwnerDocuments(
 }
 
 /**
- * Deleting a page also takes it out of its site's page rollups (PageRollup: `p.<key>` of the site-day documents):
- * no document names it afterwards, and each of those days, no longer adding up to its total, is ranked from the
- * pages' documents, where the page is gone. Resolves with how many site-day documents changed.
+ * Deleting a page also takes it out of its site's page rollups (PageRollup: `p.<key>` of the site's documents in
+ * `collection`, the rollups or the site-day documents earlier versions wrote them in): no document names it
+ * afterwards, and each of those periods, no longer adding up to its total, is ranked from the pages' documents, where
+ * the page is gone. Resolves with how many documents changed.
  */
 export async function unsetRolledUpPage(
-  daily: OwnedCollection,
+  collection: OwnedCollection,
   target: DeletionTarget & { readonly page: string },
   options: { readonly reads: DocumentReads; readonly context: SweepContext },
 ): Promise<number> {
-  const what = `${daily.name} page rollups of a deleted page`;
+  const what = `${collection.name} page rollups of a deleted page`;
   const siteTotals: DeletionTarget = { site: target.site, page: SITE_TOTAL_PAGE };
   const ids = await scanIds(
-    daily.finder,
+    collection.finder,
     {
       what,
       filter: { 'metadata.site': target.site, 'metadata.page': SITE_TOTAL_PAGE },
@@ -78,5 +79,10 @@ export async function unsetRolledUpPage(
     },
     options,
   );
-  return writeByIds(daily.writer, ids, { kind: 'unset', fields: [pageRollupPath(target.page)] }, { ...options, what });
+  return writeByIds(
+    collection.writer,
+    ids,
+    { kind: 'unset', fields: [pageRollupPath(target.page)] },
+    { ...options, what },
+  );
 }

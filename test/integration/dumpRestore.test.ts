@@ -22,12 +22,14 @@ import { IMPRESSION_ITEMS_COLLECTION } from '../../src/store/impressionItems';
 import { IMPRESSION_PAIRS_COLLECTION } from '../../src/store/impressionPairs';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { REQUESTS_COLLECTION } from '../../src/store/requestLedger';
+import { readRollupMarker, ROLLUP_MARKER_ID, ROLLUPS_COLLECTION, rollupsCollection } from '../../src/store/pageRollups';
 import { VISITOR_SECRET_COLLECTION, VISITOR_SECRET_ID } from '../../src/store/visitorSecret';
 import {
   BreakdownDocument,
   PageStatsWithVisitorsDocument,
   RecordHitsDocument,
   SiteStatsWithVisitorsDocument,
+  TopPagesDocument,
 } from '../generated/graphql';
 import type { Dimension, Granularity, HitInput, RecordHitsMutation } from '../generated/graphql';
 import type { GraphQLResponse } from '../support/startTestApp';
@@ -189,6 +191,13 @@ async function answers(app: TestApp): Promise<unknown[]> {
     for (const page of PAGES)
       results.push(ok(await app.graphql(PageStatsWithVisitorsDocument, { site: SITE, page, ...range })));
   }
+  for (const [from, to] of [
+    [FROM, TO],
+    [TODAY - DAY, TO],
+  ]) {
+    const span = { from: new Date(from as number).toISOString(), to: new Date(to as number).toISOString() };
+    results.push(ok(await app.graphql(TopPagesDocument, { site: SITE, ...span, first: 50 })));
+  }
   for (const dimension of DIMENSIONS) {
     for (const page of [undefined, '/pricing']) {
       const variables = {
@@ -329,4 +338,39 @@ it('keeps the target’s visitor secret on a merge and says when it differs from
   expect((await restore(fresh, archive, false)).secret).toBe('restored');
   const replaced = await fresh.db.collection(VISITOR_SECRET_COLLECTION).findOne({ _id: VISITOR_SECRET_ID } as Document);
   expect((replaced?.key as Binary).value()).toEqual(SECRET.value());
+});
+
+it('settles the page rollups’ marker: the archive’s into an empty target, the later of both on a merge, else none', async () => {
+  const archive = await dump(one.database);
+  expect(await readRollupMarker(rollupsCollection(one.database.db))).toBe(0);
+  const marker = (target: TestDatabase): Promise<number | undefined> => readRollupMarker(rollupsCollection(target.db));
+  const setMarker = (target: TestDatabase, day: number): Promise<unknown> =>
+    target.db
+      .collection(ROLLUPS_COLLECTION)
+      .replaceOne({ _id: ROLLUP_MARKER_ID } as Document, { day: new Date(day) }, { upsert: true });
+
+  // A bare start vouched for every day of its empty database; the archive's marker replaces it.
+  const fresh = await freshTarget('dump_marker_fresh');
+  await setMarker(fresh, 0);
+  await restore(fresh, archive, false);
+  expect(await marker(fresh)).toBe(0);
+
+  // An archive of a database whose rollups are complete only from a later day: the later day wins a merge.
+  const later = TODAY + DAY;
+  await setMarker(fresh, later);
+  const laterArchive = await dump(fresh);
+  const merged = await freshTarget('dump_marker_merged');
+  await restore(merged, archive, false);
+  await restore(merged, laterArchive, true);
+  expect(await marker(merged)).toBe(later);
+
+  // An archive without a marker (written before rollups): nothing vouches for its days, merged or restored.
+  await fresh.db.collection(ROLLUPS_COLLECTION).deleteOne({ _id: ROLLUP_MARKER_ID } as Document);
+  const unmarked = await dump(fresh);
+  await restore(merged, unmarked, true);
+  expect(await marker(merged)).toBeUndefined();
+  const bare = await freshTarget('dump_marker_bare');
+  await setMarker(bare, 0);
+  await restore(bare, unmarked, false);
+  expect(await marker(bare)).toBeUndefined();
 });

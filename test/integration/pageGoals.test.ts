@@ -34,6 +34,7 @@ beforeAll(async () => {
   database = await connectTestDatabase('page_goals');
   store = new CounterStore(database);
   await store.ensureIndexes();
+  await store.ensureRollupMarker(true, Date.now());
   scan = new SitePageScan(database);
   await scan.ensureIndexes();
 });

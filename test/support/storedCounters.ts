@@ -13,12 +13,14 @@ import { VisitorSketch } from '../../src/domain/visitors/VisitorSketch';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
 import { SECONDS_COLLECTION } from '../../src/store/secondStats';
+import { ROLLUPS_COLLECTION } from '../../src/store/pageRollups';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 export async function storedCounters(db: Db, site: string): Promise<Map<string, number>> {
   const counters = new Map<string, number>();
-  for (const collection of [DAILY_COLLECTION, MONTHLY_COLLECTION, SECONDS_COLLECTION]) {
+  const collections = [DAILY_COLLECTION, MONTHLY_COLLECTION, SECONDS_COLLECTION, ROLLUPS_COLLECTION];
+  for (const collection of collections) {
     for (const document of await db.collection(collection).find({ 'metadata.site': site }).toArray()) {
       for (const [field, inner] of Object.entries(document)) {
         if (NOT_COUNTERS.has(field)) continue;
@@ -78,7 +80,8 @@ export const MARKER_DIMENSIONS: DimensionValues = {
  * minute documents, whose ids are `<period>/<site>` (page ""). With `dimensions` (the server's default,
  * DIMENSIONS_ENABLED) every hit counts once under each dimension's value in the daily and monthly documents: its
  * own `dimensions`, or the markers of a hit without inputs. With `pageRollup` (default: as `siteTotals`, the server's
- * default, TOP_PAGES_ROLLUP_PAGES) each site-day document also counts the hit under `p/<page key>`.
+ * default, TOP_PAGES_ROLLUP_PAGES) the site's day and month rollups (pageRollups) count the hit in `t` and under
+ * `p/<page key>`, and the month's under `d/<day>` too.
  */
 export function expectedCounters(
   hits: readonly Hit[],
@@ -110,8 +113,15 @@ export function expectedCounters(
         add(`${daily}/d/${dimension}/${key}`, count);
         add(`${monthly}/d/${dimension}/${key}`, count);
       }
-      // The site-day document's page rollup (PageRollup, TOP_PAGES_ROLLUP_PAGES): the page's hits that day.
-      if (counted === '' && (options.pageRollup ?? options.siteTotals)) add(`${daily}/p/${dimensionKey(page)}`, count);
+      if (counted === '' && (options.pageRollup ?? options.siteTotals)) {
+        const rollupDay = `${ROLLUPS_COLLECTION}/${y}${pad(mo)}${pad(day)}/${site}`;
+        const rollupMonth = `${ROLLUPS_COLLECTION}/${y}${pad(mo)}/${site}`;
+        for (const rollup of [rollupDay, rollupMonth]) {
+          add(`${rollup}/t`, count);
+          add(`${rollup}/p/${dimensionKey(page)}`, count);
+        }
+        add(`${rollupMonth}/d/${day}`, count);
+      }
       const seconds = `${SECONDS_COLLECTION}/${y}${pad(mo)}${pad(day)}${pad(h)}${pad(mi)}/${site}${counted}`;
       add(`${seconds}/minute`, count);
       add(`${seconds}/seconds/${s}`, count);

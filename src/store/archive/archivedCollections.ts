@@ -16,6 +16,7 @@ import { IMPRESSION_ITEMS_COLLECTION } from '../impressionItems';
 import { IMPRESSION_PAIRS_COLLECTION } from '../impressionPairs';
 import { MONTHLY_COLLECTION } from '../monthlyStats';
 import { PAGE_DIGESTS_COLLECTION } from '../pageDigests';
+import { ROLLUPS_COLLECTION } from '../pageRollups';
 import { REQUESTS_COLLECTION } from '../requestLedger';
 import { SECONDS_COLLECTION } from '../secondStats';
 import { VISITOR_SALTS_COLLECTION } from '../VisitorSaltStore';
@@ -43,6 +44,10 @@ export const ARCHIVED_COLLECTIONS: readonly ArchivedCollection[] = [
   { name: IMPRESSION_PAIRS_COLLECTION, merge: 'add', data: true },
   { name: IMPRESSION_ITEMS_COLLECTION, merge: 'add', data: true },
   { name: REQUESTS_COLLECTION, merge: 'keep', data: true },
+  // Hits per page of each site-day and site-month (pageRollups): counters, added as the others. Not data by
+  // themselves: a bare start writes the rollups' marker, and the counters they copy say whether there is data.
+  // restoreArchive settles the marker itself.
+  { name: ROLLUPS_COLLECTION, merge: 'add', data: false },
   // Copies of the counters (pageDigests), checked against the site's counts when read: a digest a merge outdates is
   // not used, so keeping either side's is safe.
   { name: PAGE_DIGESTS_COLLECTION, merge: 'keep', data: false },

@@ -12,7 +12,7 @@
  * A failed batch stops the restore: a restore that did not finish is re-run into a fresh (dropped) target, since
  * a merge run twice adds twice.
  */
-import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { BSON } from 'mongodb';
 import type { Database } from '../connectDatabase';
 import { translateDriverError } from '../translateDriverError';
@@ -22,6 +22,15 @@ import type { ArchiveTrailer } from './ArchiveFormat';
 import { ARCHIVED_COLLECTIONS, archivedCollection } from './archivedCollections';
 import type { ArchivedCollection } from './archivedCollections';
 import { mergeOperation } from './mergeOperation';
+import {
+  ROLLUP_MARKER_ID,
+  ROLLUPS_COLLECTION,
+  clearRollupMarker,
+  markerDay,
+  readRollupMarker,
+  rollupsCollection,
+} from '../pageRollups';
+import type { PageRollupDocument } from '../pageRollups';
 import type { OpenArchive } from './readArchive';
 
 export const MAX_BATCH_DOCUMENTS = 100;
@@ -72,6 +81,9 @@ export async function restoreArchive(
       if (nonEmpty.length > 0) throw new TargetNotEmptyError(nonEmpty);
     }
     const existingSecret = await database.db.collection(VISITOR_SECRET_COLLECTION).findOne({});
+    const rollups = rollupsCollection(database.writerDb(ROLLUPS_COLLECTION));
+    const targetMarker = await readRollupMarker(rollups);
+    let archivedMarker: number | undefined;
     let secret: RestoreSummary['secret'] = 'none';
     const counts = new Map<string, number>(archive.header.collections.map(({ name }) => [name, 0]));
     const maxDocuments = Math.min(MAX_BATCH_DOCUMENTS, database.policy.maxUpdatesPerCommand ?? Infinity);
@@ -104,11 +116,16 @@ export async function restoreArchive(
         batchOf = collection;
       }
       if (name === VISITOR_SECRET_COLLECTION) secret = secretOutcome(existingSecret, document, options.merge);
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      if (name === ROLLUPS_COLLECTION && document._id === ROLLUP_MARKER_ID) {
+        archivedMarker = markerDay(document);
+        continue;
+      }
       batch.push(document);
       batchBytes += bytes;
-      counts.set(name, (counts.get(name) ?? 0) + 1);
     }
     await flush();
+    await settleRollupMarker(rollups, options.merge ? targetMarker : undefined, archivedMarker, options.merge);
     return { counts, trailer: archive.trailer(), secret };
   } catch (error) {
     if (error instanceof ArchiveError || error instanceof TargetNotEmptyError) throw error;
@@ -134,6 +151,33 @@ function operationFor(
     return { updateOne: { filter: { _id }, update: { $setOnInsert: rest }, upsert: true } };
   }
   return mergeOperation(document, database.policy.targeting);
+}
+
+/**
+ * The page rollups' marker (pageRollups) after a restore: the archive's into an empty target; after a merge, the later
+ * of the two, since a day is complete only where both sides rolled it up. Where a side has none, none: the next
+ * start vouches from its next day.
+ */
+async function settleRollupMarker(
+  rollups: Collection<PageRollupDocument>,
+  target: number | undefined,
+  archived: number | undefined,
+  merge: boolean,
+): Promise<void> {
+  const day = !merge
+    ? archived
+    : target !== undefined && archived !== undefined
+      ? Math.max(target, archived)
+      : undefined;
+  if (day === undefined) {
+    await clearRollupMarker(rollups);
+    return;
+  }
+  await (rollups as unknown as Collection<Document>).replaceOne(
+    { _id: ROLLUP_MARKER_ID } as Document,
+    { day: new Date(day) },
+    { upsert: true },
+  );
 }
 
 function secretOutcome(existing: Document | null, archived: Document, merge: boolean): RestoreSummary['secret'] {
