@@ -18,6 +18,8 @@ export interface PeerSystem {
   send(body: string): Promise<void>;
   /** What the system answers as its total over `range` now: hits for tally, first visits for GoatCounter. */
   counted(range: DayRange): Promise<number>;
+  /** Whether everything counted is readable from every query (absent: as soon as it is counted). */
+  settled?(): Promise<boolean>;
   answer(query: PeerQuery): Promise<PeerAnswer>;
   /** CPU seconds of every process of the system so far. */
   cpuSeconds(): number | undefined;

@@ -78,6 +78,9 @@ export async function startTallyPeer(): Promise<PeerSystem> {
     },
     counted: async (r) =>
       (await data<{ siteStats: { total: number } }>(SITE_TOTAL, { range: range(r) })).siteStats.total,
+    // A window's parts land one after another, so the site total can be complete before the page rollups and the
+    // pages' documents are: counted everywhere once no window of the log is still being written.
+    settled: async () => (await pendingWindows(http)) === 0,
     answer: async (query: PeerQuery): Promise<PeerAnswer> => {
       const variables = { range: range(query.range) };
       switch (query.kind) {
@@ -115,6 +118,15 @@ export async function startTallyPeer(): Promise<PeerSystem> {
     halt,
     stop,
   };
+}
+
+/** `tally_ingest_log_windows`: windows of acknowledged hits not yet written (the open one included). */
+async function pendingWindows(client: GraphqlClient): Promise<number> {
+  const metrics = await client.text('/metrics');
+  const line = metrics.split('\n').find((l) => l.startsWith('tally_ingest_log_windows '));
+  const windows = Number(line?.split(' ')[1]);
+  if (!Number.isFinite(windows)) throw new Error('the server reports no tally_ingest_log_windows');
+  return windows;
 }
 
 /** A hit as `recordHits` takes it: what a site's beacon or log sees, UTM values as explicit dimensions. */

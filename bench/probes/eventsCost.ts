@@ -223,8 +223,20 @@ function querySpecs(first: number): QuerySpec[] {
       query: breakdown(undefined),
       variables: range(first, 30),
     },
+    // Issue 27's target for rankings: the page rollups (stats.rollups), at the same 1,000,000 stored hits.
+    { key: 'topPages.30', label: 'topPages(first: 10), 30 days', query: TOP_PAGES, variables: range(first, 30) },
+    {
+      key: 'topPages.today.30',
+      label: 'topPages(first: 10), 30 days through today',
+      query: TOP_PAGES,
+      variables: range(first + DAY_MS, 30),
+    },
   ];
 }
+
+const TOP_PAGES = `query TopPages($from: DateTime!, $to: DateTime!) {
+  topPages(site: "${EVENT_SITE}", range: { from: $from, to: $to }, first: 10) { totalCount edges { node { page hits } } }
+}`;
 
 /** Round 0 warms up and is not counted; later rounds alternate the order of the kinds. */
 async function timeQueries(

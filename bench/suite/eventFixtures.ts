@@ -181,8 +181,11 @@ export async function loadEventData(db: Db, settings: StoredTraffic): Promise<Ev
     month.eventsMonthly.absorb(batch.eventsMonthly);
     month.rollupsMonthly.absorb(batch.rollupsMonthly);
   }
-  // Every day was rolled up, as by a server that wrote them all (pageRollups' marker).
-  await db.collection(ROLLUPS_COLLECTION).insertOne({ _id: ROLLUP_MARKER_ID, day: new Date(0) } as Document);
+  // Every day was rolled up, as by a server that wrote them all (pageRollups' marker; a server started on the empty
+  // database has written the same).
+  await db
+    .collection(ROLLUPS_COLLECTION)
+    .replaceOne({ _id: ROLLUP_MARKER_ID } as Document, { day: new Date(0) }, { upsert: true });
   await flushMonth();
   const loadMs = elapsedMs(start);
   const compactStart = process.hrtime.bigint();

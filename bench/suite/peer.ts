@@ -153,9 +153,11 @@ async function runSystem(
       }),
     );
     const sendMs = elapsedMs(start);
+    const done = async (counted: number): Promise<boolean> =>
+      counted === expectedTotal && ((await system.settled?.()) ?? true);
     let countedTotal = await system.counted(everything);
     const deadline = Date.now() + COUNT_TIMEOUT_MS;
-    while (countedTotal !== expectedTotal && Date.now() < deadline) {
+    while (!(await done(countedTotal)) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       countedTotal = await system.counted(everything);
     }

@@ -30,7 +30,7 @@ import { decodePageDigest } from './pageDigest';
 import type { PageDigestEntry } from './pageDigest';
 import { findPageDigests, isCurrentDigest, pageDigestId, pageDigestsCollection } from './pageDigests';
 import type { PageDigestDocument } from './pageDigests';
-import { ROLLUP_MARKER_ID, findRollups, markerDay, rollupDayId, rollupMonthId, rollupsCollection } from './pageRollups';
+import { readRollupMarker, rollupDayId, rollupMonthId, rollupsCollection } from './pageRollups';
 import type { PageRollupDocument } from './pageRollups';
 import { rollupReadPlan } from './rollupReadPlan';
 import type { MonthRollupCounts } from './rollupReadPlan';
@@ -140,17 +140,32 @@ export class SitePageScan {
     const monthStarts = [...new Set(days.map((day) => startOfMonth(day)))];
     const valueOf = keyReader();
     try {
-      const found = await findRollups(this.rollups, [
-        ROLLUP_MARKER_ID,
-        ...monthStarts.map((month) => rollupMonthId(site, SITE_TOTAL_PAGE, month)),
+      const siteTotal = { 'metadata.site': site, 'metadata.page': SITE_TOTAL_PAGE };
+      const rollups = this.rollups as unknown as Collection<Document>;
+      const findDays = (list: readonly number[]): Promise<PageRollupDocument[]> =>
+        this.findByIds(
+          rollups,
+          list.map((day) => rollupDayId(site, SITE_TOTAL_PAGE, day)),
+          {},
+          siteTotal,
+        ) as Promise<PageRollupDocument[]>;
+      // Days surely read by day, fetched beside the months: every day where no month is read whole, else the days of
+      // a first month the range starts inside of ("the last 30 days"). One round trip where that guess holds.
+      const ahead = wholeMonths ? days.filter((day) => startOfMonth(day) === monthStarts[0]) : days;
+      const firstDay = Math.min(...days);
+      const prefetched = wholeMonths && firstDay === startOfMonth(firstDay) ? [] : ahead;
+      const [marker, found, early] = await Promise.all([
+        readRollupMarker(this.rollups),
+        this.findByIds(
+          rollups,
+          monthStarts.map((month) => rollupMonthId(site, SITE_TOTAL_PAGE, month)),
+          {},
+          siteTotal,
+        ) as Promise<PageRollupDocument[]>,
+        findDays(prefetched),
       ]);
-      let marker: number | undefined;
       const monthDocs = new Map<number, { counts: MonthRollupCounts; pages: Map<string, number> | undefined }>();
       for (const doc of found) {
-        if (doc._id === ROLLUP_MARKER_ID) {
-          marker = markerDay(doc);
-          continue;
-        }
         const pages = readRollup(doc.t, doc.p, valueOf);
         const total = typeof doc.t === 'number' ? doc.t : 0;
         monthDocs.set(dateOf(doc), { counts: { total, days: doc.d ?? {}, complete: pages !== undefined }, pages });
@@ -159,14 +174,14 @@ export class SitePageScan {
       const plan = rollupReadPlan(days, marker, counts, { wholeMonths });
       for (const month of plan.wholeMonths) months.set(month, monthDocs.get(month)?.pages as Map<string, number>);
       for (const day of plan.emptyDays) complete.set(day, new Map());
-      const [dayDocs, earlier] = await Promise.all([
-        findRollups(
-          this.rollups,
-          plan.dayDocuments.map((day) => rollupDayId(site, SITE_TOTAL_PAGE, day)),
-        ),
+      const fetched = new Set(prefetched);
+      const [late, earlier] = await Promise.all([
+        findDays(plan.dayDocuments.filter((day) => !fetched.has(day))),
         this.earlierPageRollups(site, plan.earlierDays, valueOf),
       ]);
-      for (const doc of dayDocs) {
+      const wanted = new Set(plan.dayDocuments);
+      for (const doc of [...early, ...late]) {
+        if (!wanted.has(dateOf(doc))) continue;
         const pages = readRollup(doc.t, doc.p, valueOf);
         if (pages !== undefined) complete.set(dateOf(doc), pages);
       }

@@ -21,7 +21,6 @@ import { SITE_TOTAL_PAGE } from '../domain/siteTotal';
 import { DAY_MS, startOfDay } from '../time/buckets';
 import type { BulkUpsertOptions } from './bulkUpsert';
 import { dailyDocumentId } from './dailyStats';
-import { findByIdList } from './findByIdList';
 import { insertIfAbsent } from './insertIfAbsent';
 import type { StringIdDocument } from './insertIfAbsent';
 import { monthlyDocumentId } from './monthlyStats';
@@ -129,13 +128,4 @@ export function markerDay(doc: Readonly<Document>): number | undefined {
   return doc._id === ROLLUP_MARKER_ID && doc.day instanceof Date && !Number.isNaN(doc.day.getTime())
     ? doc.day.getTime()
     : undefined;
-}
-
-/** Documents by id (one find), projected to what a ranking reads; the marker too where its id is asked for. */
-export function findRollups(
-  collection: Collection<PageRollupDocument>,
-  ids: readonly string[],
-): Promise<PageRollupDocument[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return findByIdList(collection, ids, {}) as Promise<PageRollupDocument[]>;
 }
