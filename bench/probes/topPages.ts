@@ -145,7 +145,10 @@ async function main(): Promise<void> {
         `stats.rollups (≤ ${rollupPages} pages a document)`,
       ];
       for (const mode of modes) {
-        if (mode === modes[1]) {
+        if (mode === modes[0]) {
+          // The marker is the database's: no rollups vouched for until the third mode writes them.
+          await db.collection(ROLLUPS_COLLECTION).deleteOne({ _id: ROLLUP_MARKER_ID } as Document);
+        } else if (mode === modes[1]) {
           await db
             .collection(DAILY_COLLECTION)
             .insertMany(siteDayRollups(site, pages, rollupPages), { ordered: false });

@@ -42,7 +42,7 @@ export function writeReport(results: BenchResults, dirs: { resultsDir: string; d
  * Figures measured by their own commands (top pages, site-totals write cost) live in docs/benchmarks/*.md and are
  * appended verbatim, so regenerating the report never drops them.
  */
-function separateMeasurements(docsDir: string): string {
+export function separateMeasurements(docsDir: string): string {
   const dir = path.join(docsDir, 'benchmarks');
   if (!fs.existsSync(dir)) return '';
   return (
