@@ -4,6 +4,7 @@
  * breakdown(event:) equal an independent recount of the same input; events never count as hits; bad input writes
  * nothing.
  */
+import { readMetric } from '../support/readMetric';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,9 +138,7 @@ interface Read {
 }
 
 async function gauge(app: TestApp, name: string): Promise<number> {
-  const metrics = await (await fetch(`${app.url}/metrics`)).text();
-  const line = metrics.split('\n').find((l) => l.startsWith(`${name} `));
-  return Number(line?.split(' ')[1] ?? Number.NaN);
+  return (await readMetric(app.url, name)) ?? Number.NaN;
 }
 
 describe.each(['database', 'log'])('events with INGEST_ACK=%s', (ack) => {

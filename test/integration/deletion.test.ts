@@ -4,6 +4,7 @@
  * privacy checks do), and the other sites' documents and figures are exactly as before. Admin keys only; bad input
  * is BAD_USER_INPUT; asking twice is harmless.
  */
+import { readMetric } from '../support/readMetric';
 import type { Document } from 'mongodb';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
 import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
@@ -43,10 +44,8 @@ async function as<T>(headers: Record<string, string>, query: string, variables?:
 }
 
 /** The value of a metric without labels. */
-async function gauge(name: string): Promise<number | undefined> {
-  const text = await (await fetch(`${app.url}/metrics`, { headers: ops })).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.split(' ').pop());
+function gauge(name: string): Promise<number | undefined> {
+  return readMetric(app.url, name, { headers: ops });
 }
 
 /** Every counter document of `site`, by collection, in `_id` order. */

@@ -4,6 +4,7 @@
  * before and after is counted exactly once, and once windows are written the log frees its space and takes hits
  * again. Mounting needs root (CI runs as root); elsewhere the test is skipped, saying so.
  */
+import { readMetric } from '../support/readMetric';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -80,10 +81,7 @@ async function withServerLogs<T>(target: ServerProcess, wait: () => Promise<T>):
     });
     expect(acked).toBeGreaterThan(0);
     // Operators see it: the log holds the disk's worth, in windows not yet written.
-    const gauge = async (name: string) => {
-      const metrics = await (await fetch(`${target.url as string}/metrics`)).text();
-      return Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2]);
-    };
+    const gauge = async (name: string) => (await readMetric(target.url as string, name)) ?? Number.NaN;
     expect(await gauge('tally_ingest_log_bytes')).toBeGreaterThan(100_000);
     expect(await gauge('tally_ingest_log_windows')).toBeGreaterThanOrEqual(1);
     // The window is sealed with the reserve, written, and its segment deleted: the log takes hits again. Requests

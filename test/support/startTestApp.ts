@@ -1,4 +1,5 @@
 /** Starts a whole tally instance on a free port against the test server, with a fresh database. */
+import { readMetric } from './readMetric';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { startApp } from '../../src/app';
@@ -66,12 +67,7 @@ export async function startTestApp(
       return { status: response.status, body: (await response.json()) as GraphQLResponse<never>['body'] };
     },
     async metric(name, labels, headers: Record<string, string> = {}) {
-      const text = await (await fetch(`${app.metricsUrl ?? app.url}/metrics`, { headers })).text();
-      const wanted = Object.entries(labels)
-        .map(([k, v]) => `${k}="${v}"`)
-        .join(',');
-      const line = text.split('\n').find((l) => l.startsWith(`${name}{${wanted}}`));
-      return line ? Number(line.split(' ').pop()) : 0;
+      return (await readMetric(app.metricsUrl ?? app.url, name, { labels, headers })) ?? 0;
     },
     async stop() {
       const started = performance.now();
