@@ -114,3 +114,16 @@ export function completeRollup(
   }
   return sum === total ? pages : undefined;
 }
+
+/** completeRollup, with a key this version cannot read back counting as incomplete (that period is read as before). */
+export function readableRollup(
+  total: unknown,
+  rollup: Record<string, unknown> | undefined,
+  valueOf: (key: string) => string,
+): Map<string, number> | undefined {
+  try {
+    return completeRollup(total, rollup, valueOf);
+  } catch {
+    return undefined;
+  }
+}

@@ -23,7 +23,7 @@ import { DAY_MS, startOfMonth } from '../time/buckets';
 import type { CompactedLevel } from './compactPastPeriods';
 import { EXACT_ID_READ_LIMIT, findByExactIds } from './findByExactIds';
 import { findByIdList } from './findByIdList';
-import { completeRollup } from './PageRollup';
+import { readableRollup } from './PageRollup';
 import { dimensionValue } from '../domain/dimensions/dimensionKey';
 import type { DocumentReads } from './WritePolicy';
 import { decodePageDigest } from './pageDigest';
@@ -166,7 +166,7 @@ export class SitePageScan {
       ]);
       const monthDocs = new Map<number, { counts: MonthRollupCounts; pages: Map<string, number> | undefined }>();
       for (const doc of found) {
-        const pages = readRollup(doc.t, doc.p, valueOf);
+        const pages = readableRollup(doc.t, doc.p, valueOf);
         const total = typeof doc.t === 'number' ? doc.t : 0;
         monthDocs.set(dateOf(doc), { counts: { total, days: doc.d ?? {}, complete: pages !== undefined }, pages });
       }
@@ -182,7 +182,7 @@ export class SitePageScan {
       const wanted = new Set(plan.dayDocuments);
       for (const doc of [...early, ...late]) {
         if (!wanted.has(dateOf(doc))) continue;
-        const pages = readRollup(doc.t, doc.p, valueOf);
+        const pages = readableRollup(doc.t, doc.p, valueOf);
         if (pages !== undefined) complete.set(dateOf(doc), pages);
       }
       for (const [day, pages] of earlier) complete.set(day, pages);
@@ -223,7 +223,7 @@ export class SitePageScan {
     ]);
     const monthTotals = new Map(monthDocs.map((doc) => [dateOf(doc), doc.daily as Record<string, unknown>]));
     for (const doc of dayDocs) {
-      const pages = readRollup(doc.daily, doc.p as Record<string, unknown> | undefined, valueOf);
+      const pages = readableRollup(doc.daily, doc.p as Record<string, unknown> | undefined, valueOf);
       if (pages !== undefined) complete.set(dateOf(doc), pages);
     }
     const written = new Set(dayDocs.map(dateOf));
@@ -424,19 +424,6 @@ function keyReader(): (key: string) => string {
     }
     return value;
   };
-}
-
-/** A rollup's pages where they add up to its total; undefined where not, or where a key cannot be read back. */
-function readRollup(
-  total: unknown,
-  rollup: Record<string, unknown> | undefined,
-  valueOf: (key: string) => string,
-): Map<string, number> | undefined {
-  try {
-    return completeRollup(total, rollup, valueOf);
-  } catch {
-    return undefined;
-  }
 }
 
 function dateOf(doc: Document): number {

@@ -17,7 +17,7 @@ import { DAY_MS } from '../time/buckets';
 import type { CompactedLevel } from './compactPastPeriods';
 import { dailyDocumentId } from './dailyStats';
 import { findByIdList } from './findByIdList';
-import { completeRollup } from './PageRollup';
+import { readableRollup } from './PageRollup';
 import { decodePageDigest, encodePageDigest } from './pageDigest';
 import type { PageDigestEntry } from './pageDigest';
 import { findPageDigests, MAX_PAGE_DIGEST_BYTES, monthHits, pageDigestId, writePageDigest } from './pageDigests';
@@ -75,12 +75,7 @@ async function dayDigest(sources: DigestSources, id: string): Promise<boolean> {
   const { site, date } = total.metadata as { site: string; date: Date };
   // The day's rollup document where it holds every hit of the day, else the site-day fields earlier versions wrote.
   const source = rollup !== null && rollup.t === total.daily ? rollup : total;
-  let pages: Map<string, number> | undefined;
-  try {
-    pages = completeRollup(total.daily, source.p as Record<string, unknown> | undefined, dimensionValue);
-  } catch {
-    pages = undefined;
-  }
+  const pages = readableRollup(total.daily, source.p as Record<string, unknown> | undefined, dimensionValue);
   if (pages === undefined) return false;
   const docs = await findByIdList(
     sources.daily,

@@ -43,12 +43,6 @@ export interface PageRollupDocument {
   p?: Record<string, number>;
 }
 
-export interface RollupMarkerDocument {
-  _id: typeof ROLLUP_MARKER_ID;
-  /** The first UTC day whose hits are all rolled up. */
-  day: Date;
-}
-
 /** Deletions find a site's documents by these (scanIds), as in the counter collections. */
 export const rollupIndexes = [
   { key: { 'metadata.site': 1, 'metadata.page': 1, 'metadata.date': 1 }, name: 'site_page_date' },

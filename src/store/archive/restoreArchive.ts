@@ -125,7 +125,7 @@ export async function restoreArchive(
       batchBytes += bytes;
     }
     await flush();
-    await settleRollupMarker(rollups, options.merge ? targetMarker : undefined, archivedMarker, options.merge);
+    await settleRollupMarker(rollups, targetMarker, archivedMarker, options.merge);
     return { counts, trailer: archive.trailer(), secret };
   } catch (error) {
     if (error instanceof ArchiveError || error instanceof TargetNotEmptyError) throw error;
@@ -154,9 +154,9 @@ function operationFor(
 }
 
 /**
- * The page rollups' marker (pageRollups) after a restore: the archive's into an empty target; after a merge, the later
- * of the two, since a day is complete only where both sides rolled it up. Where a side has none, none: the next
- * start vouches from its next day.
+ * The page rollups' marker (pageRollups) after a restore: the archive's into an empty target (whatever a bare start
+ * wrote there); after a merge, the later of the two, since a day is complete only where both sides rolled it up.
+ * Where a side has none, none: the next start vouches from its next day.
  */
 async function settleRollupMarker(
   rollups: Collection<PageRollupDocument>,
