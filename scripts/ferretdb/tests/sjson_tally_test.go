@@ -1,4 +1,4 @@
-// Randomized checks of tally's FerretDB patches to internal/handler/sjson (scripts/ferretdb/patches/0009-* and 0011-*):
+// Randomized checks of tally's FerretDB patches to internal/handler/sjson (scripts/ferretdb/patches/0009-*, 0011-* and 0016-*):
 // copied into a patched copy of FerretDB's source and run with its own tests by `node scripts/ensure-ferretdb.js --test-patches`.
 
 package sjson
@@ -6,6 +6,7 @@ package sjson
 import (
 	"bytes"
 	"math/rand"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,6 +156,120 @@ func TestTallyFastDecodeGivesUpOnForeignJSON(t *testing.T) {
 	}
 }
 
+// randIntDoc is an object of int32 members, as tally's counters and sketch registers are; keys may need escaping.
+func randIntDoc(r *rand.Rand) *types.Document {
+	d := must.NotFail(types.NewDocument())
+	for i, n := 0, 1+r.Intn(8); i < n; i++ {
+		key := randKey(r)
+		if r.Intn(4) == 0 {
+			key = pathKeys[r.Intn(len(pathKeys))]
+		}
+		if !d.Has(key) {
+			d.Set(key, []int32{0, 1, -1, 7, 2147483647, -2147483648, r.Int31()}[r.Intn(7)])
+		}
+	}
+	return d
+}
+
+// randCompactValue is randValue with objects of int32 members often, nested in objects and arrays.
+func randCompactValue(r *rand.Rand, depth int, plain bool) any {
+	switch k := r.Intn(5); {
+	case k == 0:
+		return randIntDoc(r)
+	case k == 1 && depth < 3:
+		d := must.NotFail(types.NewDocument())
+		for i, n := 0, r.Intn(5); i < n; i++ {
+			if key := randKey(r); !d.Has(key) {
+				d.Set(key, randCompactValue(r, depth+1, plain))
+			}
+		}
+		return d
+	case k == 2 && depth < 3:
+		return must.NotFail(types.NewArray(randIntDoc(r), randCompactValue(r, depth+1, plain)))
+	default:
+		return randValue(r, depth, plain)
+	}
+}
+
+func TestTallyCompactRoundTrips(t *testing.T) {
+	r := rand.New(rand.NewSource(16))
+	compact, fast := 0, 0
+	for i := 0; i < 30000; i++ {
+		plain := i%2 == 0
+		d := must.NotFail(types.NewDocument("_id", randString(r, 8)))
+		for j, n := 0, r.Intn(8); j < n; j++ {
+			// sjson.Marshal writes top-level keys without escaping them
+			if key := pathKeys[r.Intn(len(pathKeys))]; !d.Has(key) && !strings.ContainsAny(key, "\"\\") {
+				d.Set(key, randCompactValue(r, 0, plain))
+			}
+		}
+		data := must.NotFail(MarshalTally(d))
+		full := must.NotFail(Marshal(d))
+		if bytes.Contains(data, []byte(tallyIntsElem)) {
+			compact++
+			if len(data) >= len(full) {
+				t.Fatalf("the compact form is not shorter:\n%s\n%s", data, full)
+			}
+		} else if !bytes.Equal(data, full) {
+			t.Fatalf("without integer objects the forms differ:\n%s\n%s", data, full)
+		}
+		got, err := Unmarshal(data)
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if again := must.NotFail(Marshal(got)); !bytes.Equal(again, full) {
+			t.Fatalf("the compact form decoded to another document:\n%s\n%s\n%s", data, again, full)
+		}
+		if _, ok := tallyUnmarshal(data); ok {
+			fast++
+		} else if plain {
+			t.Fatalf("fast path gave up on a plain document: %s", data)
+		}
+	}
+	if compact < 20000 || fast < 15000 {
+		t.Fatalf("compact form written %d times, fast path taken %d times", compact, fast)
+	}
+}
+
+func TestTallyCompactOnlyForDistinctInt32Members(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		inner *types.Document
+		ints  bool
+	}{
+		{"int32 members", must.NotFail(types.NewDocument("a", int32(1), "b", int32(-2))), true},
+		{"an int64 member", must.NotFail(types.NewDocument("a", int32(1), "b", int64(2))), false},
+		{"a double member", must.NotFail(types.NewDocument("a", int32(1), "b", float64(2))), false},
+		{"a null member", must.NotFail(types.NewDocument("a", int32(1), "b", types.Null)), false},
+		{"an object member", must.NotFail(types.NewDocument("a", must.NotFail(types.NewDocument("x", int32(1))))), false},
+		{"a repeated key", must.NotFail(types.NewDocument("a", int32(1), "a", int32(2))), false},
+		{"no members", must.NotFail(types.NewDocument()), false},
+	} {
+		data := string(must.NotFail(MarshalTally(must.NotFail(types.NewDocument("_id", "x", "o", c.inner)))))
+		if got := strings.Contains(data, `"o":`+tallyIntsElem); got != c.ints {
+			t.Errorf("%s: %s", c.name, data)
+		}
+	}
+}
+
+func TestTallyCompactDecodeRefusesWhatItDoesNotWrite(t *testing.T) {
+	for _, data := range []string{
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{"a":1,"a":2}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{"a":1.5}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{"a":2147483648}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{"a":"1"}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":[1]}`,
+	} {
+		if d, err := Unmarshal([]byte(data)); err == nil {
+			t.Errorf("decoded %s as %s", data, types.FormatAnyValue(d))
+		}
+		if d, err := UnmarshalTallyPaths([]byte(data), NewTallyPaths([]string{"o.a"})); err == nil {
+			t.Errorf("decoded %s along o.a as %s", data, types.FormatAnyValue(d))
+		}
+	}
+}
+
 func BenchmarkTallyUnmarshalSketch(b *testing.B) {
 	v := must.NotFail(types.NewDocument())
 	for i := 0; i < 800; i++ {
@@ -165,6 +280,22 @@ func BenchmarkTallyUnmarshalSketch(b *testing.B) {
 	b.Run("patched", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			must.NotFail(Unmarshal(data))
+		}
+	})
+	compact := must.NotFail(MarshalTally(d))
+	b.Run("compact", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			must.NotFail(Unmarshal(compact))
+		}
+	})
+	b.Run("marshal", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			must.NotFail(Marshal(d))
+		}
+	})
+	b.Run("marshal compact", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			must.NotFail(MarshalTally(d))
 		}
 	})
 }
