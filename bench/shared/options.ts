@@ -10,10 +10,11 @@ export interface FlagSpec {
   readonly kind: 'flag';
 }
 
-/** `--rounds 7`: a positive integer. */
+/** `--rounds 7`: a positive integer (or 0, where `zero` allows it). */
 export interface IntegerSpec {
   readonly kind: 'integer';
   readonly default: number;
+  readonly zero?: boolean;
 }
 
 /** `--pages 1000,100000`: positive integers separated by commas. */
@@ -187,7 +188,10 @@ export function parseOptions<const S extends OptionSpecs>(
     };
     switch (spec.kind) {
       case 'integer':
-        values[name] = positiveInteger(raw ?? '') ?? bad('a positive integer');
+        values[name] =
+          spec.zero === true && raw === '0'
+            ? 0
+            : (positiveInteger(raw ?? '') ?? bad(spec.zero === true ? 'a whole number' : 'a positive integer'));
         break;
       case 'integers': {
         const list = (raw ?? '').split(',').map(positiveInteger);

@@ -21,7 +21,7 @@ export const SOAK_OPTIONS = {
   'soak-percent': { kind: 'integer', default: 80 },
   /** Traffic: distinct pages (Zipf), percentage of hits with an idempotency key, dashboards per minute. */
   pages: { kind: 'integer', default: 1_000 },
-  'keyed-percent': { kind: 'integer', default: 10 },
+  'keyed-percent': { kind: 'integer', default: 10, zero: true },
   'dashboards-per-minute': { kind: 'integer', default: 120 },
   /** Distinct visitors sent as `visitor` (issue 19); 0: the field is not sent. */
   visitors: { kind: 'integer', default: 0 },

@@ -21,6 +21,7 @@ import type { VisitHit, VisitState } from '../domain/visits/VisitState';
 import type { FlushMark } from '../store/FlushMark';
 import { visitSessionId, writeVersion } from '../store/visitSessions';
 import type { SessionWrite, StoredSession, VisitSessionStore } from '../store/visitSessions';
+import { TimeSlice } from '../time/TimeSlice';
 
 export interface VisitTrackerOptions {
   readonly timeoutMs: number;
@@ -74,6 +75,7 @@ export class VisitTracker {
   }
 
   async apply(hits: readonly Hit[], mark: FlushMark | undefined): Promise<SiteVisitDelta[]> {
+    const slice = new TimeSlice();
     const sessions = groupBySession(hits);
     const version = writeVersion(mark?.mark ?? { lane: this.unmarkedLane, seq: ++this.unmarkedSeq });
     const deltas: SiteVisitDelta[] = [];
@@ -90,6 +92,7 @@ export class VisitTracker {
       const writes: SessionWrite[] = [];
       const computed = new Map<string, SiteVisitDelta[]>();
       for (const id of pending) {
+        if (slice.due()) await slice.pause();
         const session = sessions.get(id) as Session;
         const found = stored.get(id);
         const replayed = found && mark ? absorbedBy(found, mark) : undefined;
@@ -113,7 +116,7 @@ export class VisitTracker {
         if (advanced.state === undefined) continue;
         writes.push({ id, expected: known?.version, state: advanced.state, before: known?.state });
       }
-      const lost = await this.store.write(writes, mark, version, this.options.clock());
+      const lost = await this.store.write(writes, mark, version, this.options.clock(), slice);
       for (const write of writes) if (!lost.has(write.id)) written.set(write.id, { version, state: write.state });
       for (const [id, changes] of computed) if (!lost.has(id)) deltas.push(...changes);
       pending = [...lost];

@@ -51,6 +51,7 @@ import type { Preallocation } from './startPreallocationTicker';
 import { SerialQueue } from './SerialQueue';
 import { VisitorSalts } from './VisitorSalts';
 import { WindowCommitter } from './WindowCommitter';
+import { TimeSlice } from '../time/TimeSlice';
 
 /**
  * Documents per bulk write of an ingest-log window. Nobody waits on a window's write, so parts can be small: a part
@@ -160,7 +161,9 @@ async function openVisits(
       if (batch.visitHits.length === 0) return;
       const changes = await tracker.apply(batch.visitHits, mark);
       batch.visitHits = [];
+      const slice = new TimeSlice();
       for (const { site, delta } of changes) {
+        if (slice.due()) await slice.pause();
         if (delta.page !== undefined || siteTotals) batch.addVisitDelta(site, delta, deps.dimensions);
       }
     },

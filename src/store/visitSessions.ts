@@ -26,6 +26,7 @@ import { deleteExpired, ensureTtlOrSweep, sweepPlanFor } from './ttlOrSweep';
 import type { ExpiringCollection, ExpiryMode, SweepContext } from './ttlOrSweep';
 import { isDuplicateKeyOnly } from './isDuplicateKeyOnly';
 import { translateDriverError } from './translateDriverError';
+import { TimeSlice } from '../time/TimeSlice';
 
 export const VISIT_SESSIONS_COLLECTION = 'visits.sessions';
 const EXPIRY_FIELD = 'x';
@@ -152,18 +153,21 @@ export class VisitSessionStore {
     mark: FlushMark | undefined,
     version: string,
     now: number,
+    slice: TimeSlice = new TimeSlice(),
   ): Promise<Set<string>> {
     if (writes.length === 0) return new Set();
     const sorted = [...writes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const expires = new Date(now + this.options.keepMs);
-    const operations: AnyBulkWriteOperation<VisitSessionDocument>[] = sorted.map((write) => {
+    const operations: AnyBulkWriteOperation<VisitSessionDocument>[] = [];
+    for (const write of sorted) {
+      if (slice.due()) await slice.pause();
       const set: Document = { w: version, z: encodeState(write.state), [EXPIRY_FIELD]: expires };
       if (mark !== undefined)
         set[`o.${mark.mark.lane}`] = { q: mark.mark.seq, p: write.before ? encodeState(write.before) : null };
       // An upsert whose filter misses an existing `_id` fails with a duplicate key: the compare-and-set's "lost".
       const filter: Document = { _id: write.id, w: write.expected ?? { $exists: false } };
-      return { updateOne: { filter, update: { $set: set }, upsert: true } };
-    });
+      operations.push({ updateOne: { filter, update: { $set: set }, upsert: true } });
+    }
     try {
       await this.writer.bulkWrite(operations, { ordered: false, ...this.writeOptions() });
       return new Set();

@@ -54,6 +54,14 @@ describe('parseOptions', () => {
     expect(() => parseOptions(argv, SPECS)).toThrow(message);
   });
 
+  it('takes 0 for an integer that allows it, and nothing else below 1', () => {
+    const specs = { percent: { kind: 'integer', default: 10, zero: true } } as const;
+    expect(parseOptions(['--percent', '0'], specs)).toEqual({ percent: 0 });
+    expect(parseOptions(['--percent', '25'], specs)).toEqual({ percent: 25 });
+    expect(() => parseOptions(['--percent', '-1'], specs)).toThrow('--percent needs a whole number, got "-1"');
+    expect(() => parseOptions(['--percent', '00'], specs)).toThrow('--percent needs a whole number, got "00"');
+  });
+
   it('gives probes without options an empty object and refuses any argument', () => {
     expect(parseOptions([], {})).toEqual({});
     expect(() => parseOptions(['--rounds', '3'], {})).toThrow('unknown argument "--rounds"; expected no arguments');
