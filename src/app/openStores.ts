@@ -58,7 +58,7 @@ export async function openStores(
       timeoutMs: config.databaseTimeoutMs,
       signal,
       onCommand: (command) => deps.metrics.mongodbCommands.inc({ command }),
-      policy: { targeting: config.documentTargeting },
+      policy: { targeting: config.documentTargeting, maxUpdatesPerCommand: config.maxUpdatesPerCommand },
     });
     try {
       return await prepare(config, database, { ...deps, dimensionSources });

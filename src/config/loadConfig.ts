@@ -37,6 +37,8 @@ export interface Config {
   readonly mongodbDb: string;
   readonly embeddedEngine: EmbeddedEngine;
   readonly documentTargeting: DocumentTargeting;
+  /** WRITE_MAX_UPDATES_PER_COMMAND: unset keeps the engine's limit (none on MongoDB and tally's FerretDB). */
+  readonly maxUpdatesPerCommand: number | undefined;
   /** Where the embedded server keeps its files; undefined means a temporary directory removed on exit. */
   readonly embeddedDataDir: string | undefined;
   readonly logLevel: LogLevel;
@@ -240,6 +242,7 @@ function readConfig(env: Env): Config {
     mongodbDb: databaseName(env, 'MONGODB_DB', 'tally'),
     embeddedEngine: oneOf(env, 'TALLY_EMBEDDED_ENGINE', ENGINES, 'auto'),
     documentTargeting: oneOf(env, 'DOCUMENT_TARGETING', TARGETINGS, 'auto'),
+    maxUpdatesPerCommand: optionalInteger(env, 'WRITE_MAX_UPDATES_PER_COMMAND', 1, 100_000),
     embeddedDataDir: env.TALLY_DATA_DIR === '' ? undefined : (env.TALLY_DATA_DIR ?? './data'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     introspection: boolean(env, 'GRAPHQL_INTROSPECTION', dev),

@@ -34,6 +34,7 @@ export class DirectTarget implements ImportTarget {
     config: HitPipelineSettings & {
       readonly mongodbDb: string;
       readonly documentTargeting: WritePolicyOverrides['targeting'];
+      readonly maxUpdatesPerCommand?: number | undefined;
     },
     uri: string,
     logger: Logger,
@@ -51,7 +52,7 @@ export class DirectTarget implements ImportTarget {
         appName: 'tally-import',
         timeoutMs: config.databaseTimeoutMs,
         signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
-        policy: { targeting: config.documentTargeting },
+        policy: { targeting: config.documentTargeting, maxUpdatesPerCommand: config.maxUpdatesPerCommand },
       });
     } catch (error) {
       if (deadline.aborted) throw new Error(`the database did not answer within ${CONNECT_DEADLINE_MS / 1000} s`);

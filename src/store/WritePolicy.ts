@@ -45,6 +45,11 @@ export interface WritePolicyOverrides {
   readonly targeting?: Targeting | 'auto' | undefined;
   /** Everything over one connection, one flush in flight, on any engine (stock FerretDB's layout; tests). */
   readonly singleConnection?: boolean | undefined;
+  /**
+   * WRITE_MAX_UPDATES_PER_COMMAND: at most this many updates per write command, for an engine that holds locks or a
+   * time budget per command (a lock-based engine holds row locks for a whole command); unset keeps the engine's.
+   */
+  readonly maxUpdatesPerCommand?: number | undefined;
 }
 
 export function writePolicyFor(engine: EngineInfo, overrides: WritePolicyOverrides = {}): WritePolicy {
@@ -59,11 +64,16 @@ export function writePolicyFor(engine: EngineInfo, overrides: WritePolicyOverrid
   return {
     targeting,
     reads: engine.prefersIdListReads ? 'idList' : targeting === 'idOnly' ? 'exactIds' : 'shardKeyRanges',
-    maxUpdatesPerCommand: engine.maxUpdatesPerCommand,
+    maxUpdatesPerCommand: minDefined(overrides.maxUpdatesPerCommand, engine.maxUpdatesPerCommand),
     trustWriteErrorIndexes: engine.reportsWriteErrorIndexes,
     singleWriter,
     writerPerCollection: engine.requiresSingleWriter && engine.concurrentCollectionWriters && !singleConnection,
     maxFlushesInFlight: singleWriter ? 1 : undefined,
     expiry: engine.supportsTtlIndexes ? 'ttl' : 'sweep',
   };
+}
+
+/** The smaller of two limits, either of which may be unset (no limit). */
+function minDefined(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }

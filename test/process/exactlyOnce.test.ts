@@ -15,6 +15,8 @@ import type { ServerProcess } from '../support/serverProcess';
 import { testDatabaseName, testMongoUri } from '../support/testDatabase';
 import { collectionTotals, expectedCounters, storedCounters } from '../support/storedCounters';
 import { DAILY_COLLECTION } from '../../src/store/dailyStats';
+import { MONTHLY_COLLECTION } from '../../src/store/monthlyStats';
+import { SECONDS_COLLECTION } from '../../src/store/secondStats';
 import { waitFor } from '../support/waitFor';
 
 const RECORD_HITS = `mutation Record($hits: [HitInput!]!, $key: String) {
@@ -34,8 +36,9 @@ afterAll(async () => {
   await client.close();
 });
 
-async function start(dbName: string): Promise<ServerProcess> {
+async function start(dbName: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const server = startServer({
+    ...env,
     MONGODB_URI: testMongoUri(),
     MONGODB_DB: dbName,
     NODE_ENV: 'production',
@@ -79,13 +82,14 @@ it('completes a retry exactly after the server is killed in the middle of a keye
   const dbName = testDatabaseName('killMidFlush');
   const db = client.db(dbName);
   const site = 'killed.example';
-  // 200 pages × 2 minutes: 800 documents in three collections, several write commands each on FerretDB.
+  // 200 pages × 2 minutes: 800 documents in three collections.
   const inputs = hitsFor(site, 200, 2);
   const total = inputs.reduce((sum, h) => sum + (h.count ?? 1), 0);
-  const first = await start(dbName);
-  // The same hits once without a key first, so the keyed flush updates existing documents: an engine may insert new
-  // documents of one command together (FerretDB tally13 does), and updates land one by one, so a kill in the middle
-  // of the flush leaves a partial write to retry.
+  // An engine may apply a write command's documents together (FerretDB tally15 writes an unordered command's updates
+  // in one transaction, as MongoDB may), so the kill must land between commands: the flush sends each collection's
+  // 200 or 400 upserts in commands of 50, one after the other, and the kill leaves some written and others not.
+  const first = await start(dbName, { WRITE_MAX_UPDATES_PER_COMMAND: '50' });
+  // The same hits once without a key first, so the keyed flush updates existing documents.
   const warmUp = await first.graphql(RECORD_HITS, { hits: toVariables(inputs) });
   expect(warmUp.body).toEqual({ data: { recordHits: { accepted: inputs.length, total } } });
   const request = first.graphql(RECORD_HITS, { hits: toVariables(inputs), key: 'batch-1' });
@@ -94,22 +98,30 @@ it('completes a retry exactly after the server is killed in the middle of a keye
     (r) => (settled = r),
     (e: unknown) => (settled = e),
   );
-  // SIGKILL as soon as the flush has written its first counters: the first daily document in `_id` order (writes go
-  // in that order) counting more than the warm-up did. One document read per poll, so the kill lands mid-flush.
-  const daily = db.collection(DAILY_COLLECTION);
-  const firstDaily = async () =>
-    (await daily.find({ 'metadata.site': site }).sort({ _id: 1 }).limit(1).toArray())[0]?.daily as unknown;
-  const warm = JSON.stringify(await firstDaily());
+  // SIGKILL as soon as the flush has written its first counters: the first document in `_id` order (writes go in
+  // that order) of any of the collections counting more than the warm-up did. One document read per collection and
+  // poll, so the kill lands mid-flush.
+  const collections = [DAILY_COLLECTION, MONTHLY_COLLECTION, SECONDS_COLLECTION].map((name) => db.collection(name));
+  const firstDocuments = async () =>
+    JSON.stringify(
+      await Promise.all(
+        collections.map(
+          async (collection) =>
+            (await collection.find({ 'metadata.site': site }).sort({ _id: 1 }).limit(1).toArray())[0] as unknown,
+        ),
+      ),
+    );
+  const warm = await firstDocuments();
   await waitFor(
     async () => {
       if (settled) throw new Error(`the request finished before any counter was seen: ${JSON.stringify(settled)}`);
-      return JSON.stringify(await firstDaily());
+      return firstDocuments();
     },
     {
       until: (now) => now !== warm,
       timeoutMs: 30_000,
       intervalMs: 5,
-      what: `the keyed flush's first daily counters of ${site}`,
+      what: `the keyed flush's first counters of ${site}`,
     },
   );
   await stopWith(first, 'SIGKILL');

@@ -1,6 +1,6 @@
-// Checks of tally's patch to internal/handler/msg_update.go (PATCH_TAG tally13): an unordered update command inserts
-// its upserts' documents together, and stores exactly what the same command stores ordered, where every upsert is
-// inserted at once. Copied into a patched copy of FerretDB's source and run by
+// Checks of tally's patches to internal/handler/msg_update.go (PATCH_TAG tally13, tally15): an unordered update
+// command inserts its upserts' documents together and writes its updates' documents together, and stores exactly what
+// the same command stores ordered, where every document is written at once. Copied into a patched copy of FerretDB's source and run by
 // `node scripts/ensure-ferretdb.js --test-patches`.
 
 package handler
@@ -58,6 +58,27 @@ func TestTallyUnorderedUpsertsStoreWhatOrderedOnesStore(t *testing.T) {
 				upsert(doc("_id", "d"), inc(4)),
 			},
 		},
+		// Updates of existing documents, held and written together: a second update of a held `_id`, an update by
+		// another field and an upsert of a held `_id` each see the writes before them.
+		"updates": {
+			existing: []*types.Document{
+				doc("_id", "a", "n", int32(1)), doc("_id", "b", "n", int32(2), "k", "x"), doc("_id", "c", "w", "v0"),
+				doc("_id", "d", "n", int32(4)),
+			},
+			updates: []*types.Document{
+				doc("q", doc("_id", "a"), "u", inc(1)),
+				doc("q", doc("_id", "b"), "u", inc(2)),
+				doc("q", doc("_id", "a"), "u", inc(10)),
+				doc("q", doc("k", "x"), "u", inc(20), "multi", true),
+				upsert(doc("_id", "c", "w", "v0"), doc("$set", doc("w", "v1"))),
+				upsert(doc("_id", "c", "w", "v1"), doc("$set", doc("w", "v2"))),
+				doc("q", doc("_id", "d", "n", int32(99)), "u", inc(100)),
+				doc("q", doc("_id", "d"), "u", doc("$set", doc("n", int32(4)))),
+				upsert(doc("_id", "b"), inc(200)),
+				doc("q", doc("_id", "e"), "u", inc(1)),
+				doc("q", doc("_id", "a"), "u", inc(100), "multi", true),
+			},
+		},
 		// A compare-and-set that loses fails the command, and the upserts before it are stored.
 		"lost": {
 			existing: []*types.Document{doc("_id", "c", "w", "v9")},
@@ -68,11 +89,12 @@ func TestTallyUnorderedUpsertsStoreWhatOrderedOnesStore(t *testing.T) {
 			},
 			fails: "E11000",
 		},
-		// An update the server refuses fails the command, and the upserts before it are stored.
+		// An update the server refuses fails the command, and the updates and upserts before it are stored.
 		"refused": {
-			existing: []*types.Document{doc("_id", "b", "n", int32(1))},
+			existing: []*types.Document{doc("_id", "b", "n", int32(1)), doc("_id", "y", "n", int32(1))},
 			updates: []*types.Document{
 				upsert(doc("_id", "a"), inc(1)),
+				doc("q", doc("_id", "y"), "u", inc(1)),
 				doc("q", doc("_id", "b"), "u", doc("$inc", doc("n", "x"))),
 				upsert(doc("_id", "c"), inc(3)),
 			},

@@ -193,7 +193,7 @@ func randCompactValue(r *rand.Rand, depth int, plain bool) any {
 
 func TestTallyCompactRoundTrips(t *testing.T) {
 	r := rand.New(rand.NewSource(16))
-	compact, fast := 0, 0
+	compact, short, fast := 0, 0, 0
 	for i := 0; i < 30000; i++ {
 		plain := i%2 == 0
 		d := must.NotFail(types.NewDocument("_id", randString(r, 8)))
@@ -203,31 +203,105 @@ func TestTallyCompactRoundTrips(t *testing.T) {
 				d.Set(key, randCompactValue(r, 0, plain))
 			}
 		}
-		data := must.NotFail(MarshalTally(d))
 		full := must.NotFail(Marshal(d))
-		if bytes.Contains(data, []byte(tallyIntsElem)) {
+		// Patch 16's form (integer objects compact), which MarshalTally writes when the short one does not apply.
+		compacted := must.NotFail(tallyMarshal(d, tallyCompact))
+		if bytes.Contains(compacted, []byte(tallyIntsElem)) {
 			compact++
-			if len(data) >= len(full) {
-				t.Fatalf("the compact form is not shorter:\n%s\n%s", data, full)
+			if len(compacted) >= len(full) {
+				t.Fatalf("the compact form is not shorter:\n%s\n%s", compacted, full)
 			}
-		} else if !bytes.Equal(data, full) {
-			t.Fatalf("without integer objects the forms differ:\n%s\n%s", data, full)
+		} else if !bytes.Equal(compacted, full) {
+			t.Fatalf("without integer objects the forms differ:\n%s\n%s", compacted, full)
 		}
-		got, err := Unmarshal(data)
-		if err != nil {
-			t.Fatalf("%s: %v", data, err)
+		data := must.NotFail(MarshalTally(d))
+		switch {
+		case !tallyShortable(d):
+			if !bytes.Equal(data, compacted) {
+				t.Fatalf("not shortable, yet not written compact:\n%s\n%s", data, compacted)
+			}
+		case len(data) >= len(compacted) || bytes.Contains(data, []byte(`"$k"`)):
+			t.Fatalf("the short form is not shorter, or lists keys:\n%s\n%s", data, compacted)
+		default:
+			short++
 		}
-		if again := must.NotFail(Marshal(got)); !bytes.Equal(again, full) {
-			t.Fatalf("the compact form decoded to another document:\n%s\n%s\n%s", data, again, full)
+		for _, stored := range [][]byte{compacted, data} {
+			got, err := Unmarshal(stored)
+			if err != nil {
+				t.Fatalf("%s: %v", stored, err)
+			}
+			if again := must.NotFail(Marshal(got)); !bytes.Equal(again, full) {
+				t.Fatalf("the stored form decoded to another document:\n%s\n%s\n%s", stored, again, full)
+			}
 		}
 		if _, ok := tallyUnmarshal(data); ok {
 			fast++
-		} else if plain {
-			t.Fatalf("fast path gave up on a plain document: %s", data)
+		} else if plain || tallyShortable(d) {
+			// The short form is read by the fast path only: it must never give up on it.
+			t.Fatalf("fast path gave up on a plain or short document: %s", data)
 		}
 	}
-	if compact < 20000 || fast < 15000 {
-		t.Fatalf("compact form written %d times, fast path taken %d times", compact, fast)
+	if compact < 20000 || short < 15000 || fast < 15000 {
+		t.Fatalf("compact form written %d times, short %d times, fast path taken %d times", compact, short, fast)
+	}
+}
+
+// The short form is written for every document with no regular expression and no repeated key, at any depth, and
+// only for those.
+func TestTallyShortOnlyWhereTheFastPathReadsItWhole(t *testing.T) {
+	doc := func(pairs ...any) *types.Document { return must.NotFail(types.NewDocument(pairs...)) }
+	for _, c := range []struct {
+		name  string
+		value any
+		short bool
+	}{
+		{"scalars", doc("s", "x", "i", int32(1), "l", int64(2), "d", 1.5, "b", true, "n", types.Null), true},
+		{"a nested object and an array", doc("o", doc("a", doc("b", "x")), "a", must.NotFail(types.NewArray("x", doc()))), true},
+		{"a regular expression", types.Regex{Pattern: "x", Options: "i"}, false},
+		{"a nested regular expression", doc("o", doc("r", types.Regex{Pattern: "x"})), false},
+		{"a regular expression in an array", must.NotFail(types.NewArray(int32(1), types.Regex{Pattern: "x"})), false},
+		{"a repeated key", doc("a", int32(1), "a", "x"), false},
+		{"a repeated key in an array", must.NotFail(types.NewArray(doc("a", int32(1), "a", int32(1)))), false},
+	} {
+		d := doc("_id", "x", "v", c.value)
+		data := must.NotFail(MarshalTally(d))
+		if got := !bytes.Contains(data, []byte(`"$k"`)); got != c.short {
+			t.Errorf("%s: %s", c.name, data)
+		}
+		if strings.Contains(c.name, "repeated") {
+			continue // sjson cannot decode a repeated key in either form
+		}
+		got, err := Unmarshal(data)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", c.name, data, err)
+		}
+		if g, w := must.NotFail(Marshal(got)), must.NotFail(Marshal(d)); !bytes.Equal(g, w) {
+			t.Errorf("%s: decoded %s, want %s", c.name, g, w)
+		}
+	}
+}
+
+// The short form's elements are read by the fast path only: the original decoding refuses them, so a document the
+// fast path cannot read fails loudly instead of decoding in another order.
+func TestTallyShortFormRefusedByTheOriginalDecoding(t *testing.T) {
+	data := []byte(`{"$s":{"p":{"_id":"s","b":"i","a":"i"}},"_id":"x","b":1,"a":2}`)
+	got, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := strings.Join(got.Keys(), ","); keys != "_id,b,a" {
+		t.Fatalf("keys %s", keys)
+	}
+	for _, data := range []string{
+		`{"$s":{"p":{"_id":"s","b":"i"}},"_id":"x","b":"1"}`,
+		`{"$s":{"p":{"_id":"s","b":"i"}},"_id":"x"}`,
+		`{"$s":{"p":{"_id":"s","b":"i"}},"_id":"x","a":1}`,
+		`{"$s":{"p":{"_id":"s","b":"q"}},"_id":"x","b":1}`,
+		`{"$s":{"p":{"_id":"s","o":"N"}},"_id":"x","o":{}}`,
+	} {
+		if d, err := Unmarshal([]byte(data)); err == nil {
+			t.Errorf("decoded %s as %s", data, types.FormatAnyValue(d))
+		}
 	}
 }
 
@@ -245,9 +319,14 @@ func TestTallyCompactOnlyForDistinctInt32Members(t *testing.T) {
 		{"a repeated key", must.NotFail(types.NewDocument("a", int32(1), "a", int32(2))), false},
 		{"no members", must.NotFail(types.NewDocument()), false},
 	} {
-		data := string(must.NotFail(MarshalTally(must.NotFail(types.NewDocument("_id", "x", "o", c.inner)))))
+		d := must.NotFail(types.NewDocument("_id", "x", "o", c.inner))
+		data := string(must.NotFail(tallyMarshal(d, tallyCompact)))
 		if got := strings.Contains(data, `"o":`+tallyIntsElem); got != c.ints {
 			t.Errorf("%s: %s", c.name, data)
+		}
+		data = string(must.NotFail(tallyMarshal(d, tallyShort)))
+		if got := strings.Contains(data, `"o":"N"`); got != c.ints {
+			t.Errorf("%s, short: %s", c.name, data)
 		}
 	}
 }
@@ -298,4 +377,34 @@ func BenchmarkTallyUnmarshalSketch(b *testing.B) {
 			must.NotFail(MarshalTally(d))
 		}
 	})
+}
+
+// Three of tally's documents as patch 16 stored them in the peer benchmark (a page's minute, a page's day with its
+// dimensions, a visit session), decoded and encoded in patch 16's form and in the short one:
+// `go test -run XXX -bench TallyShortSchema ./internal/handler/sjson/` (tally's FerretDB build, patch 18).
+var tallyStoredDocuments = map[string]string{
+	"minute":  `{"$s":{"p":{"_id":{"t":"string"},"metadata":{"t":"object","$s":{"p":{"site":{"t":"string"},"page":{"t":"string"},"date":{"t":"date"}},"$k":["site","page","date"]}},"_a":{"t":"ints"},"minute":{"t":"int"},"seconds":{"t":"ints"},"v":{"t":"ints"},"vm":{"t":"ints"}},"$k":["_id","metadata","_a","minute","seconds","v","vm"]},"_id":"202611271442/bench.example/articles/0313.html","metadata":{"site":"bench.example","page":"/articles/0313.html","date":1795790520000},"_a":{"6JxvT1ah":1},"minute":1,"seconds":{"57":1},"v":{"138":570425376},"vm":{"e":1,"p":4,"s":2044,"v":2}}`,
+	"daily":   `{"$s":{"p":{"_id":{"t":"string"},"metadata":{"t":"object","$s":{"p":{"site":{"t":"string"},"page":{"t":"string"},"date":{"t":"date"}},"$k":["site","page","date"]}},"_a":{"t":"ints"},"d":{"t":"object","$s":{"p":{"browser":{"t":"ints"},"country":{"t":"ints"},"device":{"t":"ints"},"os":{"t":"ints"},"source":{"t":"ints"},"utmCampaign":{"t":"ints"},"utmMedium":{"t":"ints"},"utmSource":{"t":"ints"}},"$k":["browser","country","device","os","source","utmCampaign","utmMedium","utmSource"]}},"daily":{"t":"int"},"hourly":{"t":"ints"},"minute":{"t":"object","$s":{"p":{"17":{"t":"ints"},"18":{"t":"ints"},"19":{"t":"ints"},"21":{"t":"ints"}},"$k":["17","18","19","21"]}},"v":{"t":"ints"},"vh":{"t":"object","$s":{"p":{"17":{"t":"ints"},"18":{"t":"ints"},"19":{"t":"ints"},"21":{"t":"ints"}},"$k":["17","18","19","21"]}}},"$k":["_id","metadata","_a","d","daily","hourly","minute","v","vh"]},"_id":"20261028/bench.example/articles/0006.html","metadata":{"site":"bench.example","page":"/articles/0006.html","date":1793145600000},"_a":{"inyA1yil":1},"d":{"browser":{"Chrome":2,"Safari":3},"country":{"(unknown)":1,"CA":1,"DE":1,"US":2},"device":{"mobile":3,"tablet":2},"os":{"Android":2,"iOS":1,"iPadOS":2},"source":{"(direct)":1,"Google":2,"longtail-247%2Eexample%2Eorg":1,"longtail-37%2Eexample%2Eorg":1},"utmCampaign":{"(none)":5},"utmMedium":{"(none)":5},"utmSource":{"(none)":5}},"daily":5,"hourly":{"17":1,"18":1,"19":1,"21":2},"minute":{"17":{"3":1},"18":{"24":1},"19":{"13":1},"21":{"42":1,"50":1}},"v":{"1105":570425408,"1316":269484064,"473":142606340,"52":10485824,"572":537919492},"vh":{"17":{"b":1,"e":1,"p":1,"v":1,"x":1},"18":{"b":1,"e":1,"p":1,"v":1,"x":1},"19":{"b":1,"e":1,"p":1,"v":1,"x":1},"21":{"b":2,"e":2,"p":2,"v":2,"x":2}}}`,
+	"session": `{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"object","$s":{"p":{"6JxvT1ah":{"t":"object","$s":{"p":{"q":{"t":"int"},"p":{"t":"null"}},"$k":["q","p"]}}},"$k":["6JxvT1ah"]}},"w":{"t":"string"},"x":{"t":"date"},"z":{"t":"binData","s":0}},"$k":["_id","o","w","x","z"]},"_id":"0C4FoNMa0lfFMJIdziXCII","o":{"6JxvT1ah":{"q":1,"p":null}},"w":"6JxvT1ah:1","x":1795796469581,"z":"OgEAAAFzAABwQN3XIXpCAWwAAODw0tkhekICZQAUAAAAL2FydGljbGVzLzAxMjMuaHRtbAACeAAUAAAAL2FydGljbGVzLzAwMDEuaHRtbAAQbgAGAAAACGIAAARnADAAAAABMAAAAKAgJm3pQRAxANLh7wEBMgAAAMDqRn3kQRAzAM9RbSYQNAAIalQ8AANkAKgAAAACc291cmNlAAkAAAAoZGlyZWN0KQACdXRtU291cmNlAAcAAAAobm9uZSkAAnV0bU1lZGl1bQAHAAAAKG5vbmUpAAJ1dG1DYW1wYWlnbgAHAAAAKG5vbmUpAAJicm93c2VyAAcAAABTYWZhcmkAAm9zAAQAAABpT1MAAmRldmljZQAHAAAAbW9iaWxlAAJjb3VudHJ5AAoAAAAodW5rbm93bikAAAA="}`,
+}
+
+func BenchmarkTallyShortSchema(b *testing.B) {
+	for _, name := range []string{"minute", "daily", "session"} {
+		d := must.NotFail(Unmarshal([]byte(tallyStoredDocuments[name])))
+		for _, form := range []tallyForm{tallyCompact, tallyShort} {
+			data := must.NotFail(tallyMarshal(d, form))
+			label := map[tallyForm]string{tallyCompact: "compact", tallyShort: "short"}[form]
+			b.Run(name+"/decode "+label, func(b *testing.B) {
+				b.ReportMetric(float64(len(data)), "bytes")
+				for i := 0; i < b.N; i++ {
+					must.NotFail(Unmarshal(data))
+				}
+			})
+			b.Run(name+"/encode "+label, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					must.NotFail(tallyMarshal(d, form))
+				}
+			})
+		}
+	}
 }

@@ -13,6 +13,8 @@ describe('loadConfig', () => {
       playground: true,
     });
     expect(config.ingest.preallocate).toBe(false);
+    expect(config.maxUpdatesPerCommand).toBeUndefined();
+    expect(loadConfig({ WRITE_MAX_UPDATES_PER_COMMAND: '250' }).maxUpdatesPerCommand).toBe(250);
   });
 
   it('turns introspection and the playground off in production unless asked', () => {
@@ -31,6 +33,10 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ PREALLOCATE: 'yes' }, 'PREALLOCATE must be true, false, 1 or 0, got "yes"'],
     [{ MONGODB_WRITE_CONCERN: 'all' }, 'MONGODB_WRITE_CONCERN must be a number of nodes or "majority", got "all"'],
+    [
+      { WRITE_MAX_UPDATES_PER_COMMAND: '0' },
+      'WRITE_MAX_UPDATES_PER_COMMAND must be an integer from 1 to 100000, got "0"',
+    ],
   ])('rejects %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

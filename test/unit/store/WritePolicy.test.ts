@@ -88,6 +88,18 @@ describe('writePolicyFor', () => {
     });
   });
 
+  it.each([
+    // WRITE_MAX_UPDATES_PER_COMMAND: the smaller of the setting and the engine's own limit.
+    [mongodb, 50, 50],
+    [patched, 50, 50],
+    [stock, 50, 50],
+    [stock, 500, 90],
+    [mongodb, undefined, undefined],
+    [stock, undefined, 90],
+  ] as const)('applies WRITE_MAX_UPDATES_PER_COMMAND=%# on top of the engine', (engine, setting, expected) => {
+    expect(writePolicyFor(engine, { maxUpdatesPerCommand: setting }).maxUpdatesPerCommand).toBe(expected);
+  });
+
   it('changes nothing else when a single connection is asked for', () => {
     expect(writePolicyFor(mongodb, { singleConnection: true })).toEqual({
       ...MONGODB_POLICY,
