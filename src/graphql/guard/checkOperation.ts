@@ -5,7 +5,14 @@
  * means nothing of a refused request is executed or written.
  */
 import { getArgumentValues, getVariableValues, Kind } from 'graphql';
-import type { DocumentNode, FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type {
+  DocumentNode,
+  FieldNode,
+  FragmentDefinitionNode,
+  GraphQLObjectType,
+  GraphQLSchema,
+  OperationDefinitionNode,
+} from 'graphql';
 import { collectFields } from 'graphql/execution/collectFields';
 import { authorize } from '../../auth/authorize';
 import type { Principal } from '../../auth/Principal';
@@ -32,25 +39,15 @@ export function checkOperation(request: OperationToCheck, limits: RequestLimits)
   }
   const rootType = schema.getRootType(operation.operation);
   if (!rootType) return; // graphql-js validation already refused it.
-  const variables = getVariableValues(schema, operation.variableDefinitions ?? [], { ...request.variables });
+  const fields = rootFieldsAsSent(request, rootType) ?? coercedRootFields(request, rootType);
   // Variables that do not coerce fail execution before any resolver runs; nothing to check here.
-  if (variables.errors) return;
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of request.document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  }
-  const fields = collectFields(schema, fragments, variables.coerced, rootType, operation.selectionSet);
-  if (fields.size > limits.maxRootFields) {
-    throw new LimitExceededError('GRAPHQL_MAX_ROOT_FIELDS', limits.maxRootFields, fields.size, 'root fields');
+  if (!fields) return;
+  if (fields.length > limits.maxRootFields) {
+    throw new LimitExceededError('GRAPHQL_MAX_ROOT_FIELDS', limits.maxRootFields, fields.length, 'root fields');
   }
   const totals = new Totals();
-  for (const nodes of fields.values()) {
-    const node = nodes[0]!;
-    const name = node.name.value;
-    if (name.startsWith('__')) continue; // __typename, and introspection (switched by GRAPHQL_INTROSPECTION).
-    const definition = rootType.getFields()[name];
-    if (!definition) continue;
-    const args = getArgumentValues(definition, node, variables.coerced);
+  for (const { name, args } of fields) {
+    if (args === undefined) continue;
     const policy = ROOT_FIELD_POLICIES[name] ?? UNLISTED_FIELD_POLICY;
     authorize(principal, policy.scope, policy.sites(args));
     const cost = policy.cost?.(args);
@@ -76,6 +73,65 @@ export function checkOperation(request: OperationToCheck, limits: RequestLimits)
     'IMPRESSIONS_MAX_BATCH',
     'the number of impressions over all fields of the request',
   );
+}
+
+/** A root field of the operation, by response key, with its arguments (undefined for `__` fields and unknown ones). */
+interface RootField {
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The root fields with arguments from coerced variables; undefined when the variables do not coerce. */
+function coercedRootFields(request: OperationToCheck, rootType: GraphQLObjectType): RootField[] | undefined {
+  const { schema, operation } = request;
+  const variables = getVariableValues(schema, operation.variableDefinitions ?? [], { ...request.variables });
+  if (variables.errors) return undefined;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of request.document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  const fields = collectFields(schema, fragments, variables.coerced, rootType, operation.selectionSet);
+  return [...fields.values()].map((nodes) => rootField(rootType, nodes[0]!, variables.coerced));
+}
+
+/**
+ * The root fields with arguments from the variables as sent, when that gives the policies what coercion would: a
+ * selection of plain fields (no fragment, no directive, so no variable decides which fields run), each with a
+ * policy whose rawArgsSuffice accepts its arguments. Otherwise undefined, and the caller coerces.
+ */
+function rootFieldsAsSent(request: OperationToCheck, rootType: GraphQLObjectType): RootField[] | undefined {
+  const variables = request.variables ?? {};
+  const byKey = new Map<string, FieldNode>();
+  for (const selection of request.operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || (selection.directives?.length ?? 0) > 0) return undefined;
+    const key = selection.alias?.value ?? selection.name.value;
+    if (!byKey.has(key)) byKey.set(key, selection);
+  }
+  const fields: RootField[] = [];
+  for (const node of byKey.values()) {
+    const policy = ROOT_FIELD_POLICIES[node.name.value];
+    if (policy?.rawArgsSuffice === undefined) return undefined;
+    let field: RootField;
+    try {
+      field = rootField(rootType, node, variables);
+    } catch {
+      return undefined; // A missing required variable: coercion reports it.
+    }
+    if (field.args === undefined || !policy.rawArgsSuffice(field.args)) return undefined;
+    fields.push(field);
+  }
+  return fields;
+}
+
+function rootField(
+  rootType: GraphQLObjectType,
+  node: FieldNode,
+  variables: Readonly<Record<string, unknown>>,
+): RootField {
+  const name = node.name.value;
+  // `__` fields: __typename, and introspection (switched by GRAPHQL_INTROSPECTION).
+  const definition = name.startsWith('__') ? undefined : rootType.getFields()[name];
+  return { name, args: definition ? getArgumentValues(definition, node, variables) : undefined };
 }
 
 /**

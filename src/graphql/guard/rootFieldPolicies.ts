@@ -22,6 +22,12 @@ export interface RootFieldPolicy {
   /** The sites named by the arguments, or ALL_SITES when the field is not about one site. */
   sites(args: Args): readonly string[] | typeof ALL_SITES;
   cost?(args: Args): FieldCost;
+  /**
+   * Whether sites() and cost() give the same answer on these arguments as sent (variables not coerced) as on the
+   * coerced ones: then the guard skips coercing the request's variables, which execution does again (for a batch of
+   * hits, coercion is the guard's whole cost). Only where every value they read is already of its coerced type.
+   */
+  readonly rawArgsSuffice?: (args: Args) => boolean;
 }
 
 type Args = Readonly<Record<string, unknown>>;
@@ -29,6 +35,8 @@ type Args = Readonly<Record<string, unknown>>;
 const oneSite = (args: Args): string[] => (typeof args.site === 'string' ? [args.site] : []);
 const allSites = (): typeof ALL_SITES => ALL_SITES;
 const length = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const strings = (value: unknown): boolean => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** Buckets of a series field (pageStats, siteStats), from its coerced range and granularity. */
 function seriesCost(args: Args): FieldCost {
@@ -55,12 +63,20 @@ export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
   itemImpressions: { scope: 'read', sites: allSites },
   topImpressions: { scope: 'read', sites: allSites },
   topItems: { scope: 'read', sites: allSites },
-  recordHit: { scope: 'ingest', sites: oneSite, cost: () => ({ hits: 1 }) },
+  recordHit: {
+    scope: 'ingest',
+    sites: oneSite,
+    cost: () => ({ hits: 1 }),
+    rawArgsSuffice: (args) => typeof args.site === 'string',
+  },
   recordHits: {
     scope: 'ingest',
     sites: (args) =>
       Array.isArray(args.hits) ? [...new Set(args.hits.map((hit: { site?: unknown }) => String(hit?.site)))] : [],
     cost: (args) => ({ hits: length(args.hits) }),
+    // A list sent as one object is coerced to a list of one: only a list counts the same either way.
+    rawArgsSuffice: (args) =>
+      Array.isArray(args.hits) && args.hits.every((hit) => isRecord(hit) && typeof hit.site === 'string'),
   },
   recordHitColumns: {
     scope: 'ingest',
@@ -70,6 +86,8 @@ export const ROOT_FIELD_POLICIES: Readonly<Record<string, RootFieldPolicy>> = {
       return Array.isArray(columns?.sites) ? [...new Set(columns.sites.map(String))] : [];
     },
     cost: (args) => ({ hits: length((args.columns as { pageIndex?: unknown } | undefined)?.pageIndex) }),
+    rawArgsSuffice: (args) =>
+      isRecord(args.columns) && strings(args.columns.sites) && Array.isArray(args.columns.pageIndex),
   },
   recordImpressions: { scope: 'ingest', sites: allSites, cost: (args) => ({ impressions: length(args.impressions) }) },
   preallocate: { scope: 'admin', sites: oneSite },
