@@ -1,7 +1,8 @@
 /**
  * What each root field needs, read before execution: its scope, the sites it touches (from its coerced
- * arguments), and what it costs against the per-request limits. A root field missing here needs `admin` and
- * a key valid for all sites: new operations are closed until someone decides who may call them.
+ * arguments, or from them as sent where rawArgsSuffice says that decides alike), and what it costs against the
+ * per-request limits. A root field missing here needs `admin` and a key valid for all sites: new operations are
+ * closed until someone decides who may call them.
  */
 import { ALL_SITES } from '../../auth/authorize';
 import type { Scope } from '../../auth/Scope';
