@@ -11,7 +11,7 @@ import { OPEN } from '../../src/auth/Principal';
 import { loadConfig } from '../../src/config/loadConfig';
 import { buildSchema } from '../../src/graphql/buildSchema';
 import { checkOperation } from '../../src/graphql/guard/checkOperation';
-import type { RequestLimits } from '../../src/graphql/guard/RequestLimits';
+import { requestLimitsOf } from '../../src/app/requestLimitsOf';
 import { parseOptions } from '../shared/options';
 
 const options = parseOptions(process.argv.slice(2), {
@@ -20,13 +20,8 @@ const options = parseOptions(process.argv.slice(2), {
 });
 
 const schema = buildSchema();
-// The limits a server started with no settings guards with, assembled as startHttp does.
-const config = loadConfig({});
-const LIMITS: RequestLimits = {
-  ...config.limits,
-  maxHitsPerRequest: config.ingest.maxBatchSize,
-  maxImpressionsPerRequest: config.impressions.maxBatchSize,
-};
+// The limits a server started with no settings guards with.
+const LIMITS = requestLimitsOf(loadConfig({}));
 const now = Date.now();
 const hits = Array.from({ length: options.hits }, (_, i) => ({
   site: 'bench.example',

@@ -28,6 +28,7 @@ import { createHttpServer } from '../server/createHttpServer';
 import { createMetricsServer } from '../server/createMetricsServer';
 import type { ExportAuthorize } from '../server/registerExport';
 import { MISSING_ASSETS_MESSAGE, WebAssets } from '../server/WebAssets';
+import { requestLimitsOf } from './requestLimitsOf';
 
 /** Hooks the lead wires in from other branches (e.g. the security branch's read-scope check for GET /export). */
 export interface AppHooks {
@@ -86,11 +87,7 @@ export async function startHttp(
     keyRing,
     loopbackOnly: isLoopbackHost(config.host),
     documentCacheBytes: config.documentCacheBytes,
-    limits: {
-      ...config.limits,
-      maxHitsPerRequest: config.ingest.maxBatchSize,
-      maxImpressionsPerRequest: config.impressions.maxBatchSize,
-    },
+    limits: requestLimitsOf(config),
     ingest: () => services().ingest,
     trustProxy: config.trustProxy,
     metricsRoute: metricsServer === undefined,

@@ -8,18 +8,13 @@ import { AppError } from '../../../../src/errors/AppError';
 import { buildSchema } from '../../../../src/graphql/buildSchema';
 import { checkOperation } from '../../../../src/graphql/guard/checkOperation';
 import { createValidationRules } from '../../../../src/graphql/guard/createValidationRules';
+import { requestLimitsOf } from '../../../../src/app/requestLimitsOf';
 import type { RequestLimits } from '../../../../src/graphql/guard/RequestLimits';
+import { loadConfig } from '../../../../src/config/loadConfig';
 
 const schema = buildSchema();
-const LIMITS: RequestLimits = {
-  maxDepth: 8,
-  maxAliases: 8,
-  maxTokens: 1000,
-  maxRootFields: 5,
-  maxBucketsPerRequest: 1000,
-  maxHitsPerRequest: 3,
-  maxImpressionsPerRequest: 3,
-};
+// A server's defaults, with a batch limit small enough to sum over.
+const LIMITS: RequestLimits = { ...requestLimitsOf(loadConfig({})), maxHitsPerRequest: 3 };
 const rules = [...specifiedRules, ...createValidationRules(LIMITS, { introspection: true })];
 const INGEST_A: Principal = { kind: 'key', name: 'a', scopes: new Set(['ingest']), sites: new Set(['a.example']) };
 
