@@ -10,10 +10,19 @@ export interface EngineInfo {
   /** TTL indexes (FerretDB 1.x refuses them with code 238). */
   readonly supportsTtlIndexes: boolean;
   /**
-   * FerretDB 1.x applies updates as read-modify-write without a lock: two connections updating one document
-   * can lose increments, so one flush is in flight and each collection is written over one connection at a time.
+   * Within one tally process, one flush is in flight and each collection is written over one connection at a time.
+   * Stock FerretDB 1.x applies updates as read-modify-write without a lock, so two connections updating one document
+   * can lose increments. tally's build from `tally18` makes them take turns (atomicDocumentUpdates), and keeps this
+   * layout all the same: SQLite writes one database at a time, so concurrent commands would only queue.
    */
   readonly requiresSingleWriter: boolean;
+  /**
+   * Two connections, or two tally processes, updating one document at once never lose a write, and two upserts of a
+   * new `_id` do not race: MongoDB, and tally's FerretDB from `tally18`, whose update, findAndModify and delete
+   * commands take turns per collection (scripts/ferretdb/patches/0020-*). Several tally instances may share such a
+   * server; on stock FerretDB 1.x run one.
+   */
+  readonly atomicDocumentUpdates: boolean;
   /**
    * Where one writer per document is required: whether each collection may have a writer of its own, so a flush's
    * collections are written at the same time (Database.writerDb). Not on stock FerretDB 1.24: an update command
@@ -42,24 +51,28 @@ export interface EngineInfo {
    * Whether a bulk write's per-operation errors name the operations that failed. FerretDB 1.24 ignores `ordered`,
    * stops at the first failing update and reports it as index 0 (measured: E11000 on the third of five upserts
    * came back as index 0, and the fourth and fifth were never applied), so there no failed operation is re-sent on
-   * the strength of its index. One tally process per FerretDB is the supported setup, where upserts do not race.
+   * the strength of its index (tally re-reads after any write error instead).
    */
   readonly reportsWriteErrorIndexes: boolean;
 }
 
 /** The version suffix scripts/ensure-ferretdb.js gives its patched build (`v1.24.2-tally10`). */
-const PATCHED_FERRETDB = /-tally\d+$/;
+const PATCHED_FERRETDB = /-tally(\d+)$/;
+/** The first patched build whose updates take turns per collection (patch 20). */
+const ATOMIC_UPDATES_FROM = 18;
 
 export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): EngineInfo {
   const version = typeof buildInfo.version === 'string' ? buildInfo.version : 'unknown';
   if (typeof buildInfo.ferretdbVersion === 'string') {
-    const patched = PATCHED_FERRETDB.test(buildInfo.ferretdbVersion);
+    const tag = PATCHED_FERRETDB.exec(buildInfo.ferretdbVersion);
+    const patched = tag !== null;
     return {
       name: 'FerretDB',
       version: buildInfo.ferretdbVersion.replace(/^v/, ''),
       compatibleWith: version,
       supportsTtlIndexes: false,
       requiresSingleWriter: true,
+      atomicDocumentUpdates: tag !== null && Number(tag[1]) >= ATOMIC_UPDATES_FROM,
       concurrentCollectionWriters: patched,
       indexesOnlyExactIdFilters: !patched,
       prefersIdListReads: patched,
@@ -73,6 +86,7 @@ export function detectEngine(buildInfo: Readonly<Record<string, unknown>>): Engi
     compatibleWith: version,
     supportsTtlIndexes: true,
     requiresSingleWriter: false,
+    atomicDocumentUpdates: true,
     concurrentCollectionWriters: true,
     indexesOnlyExactIdFilters: false,
     prefersIdListReads: false,

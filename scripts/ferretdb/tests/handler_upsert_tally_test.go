@@ -8,6 +8,7 @@ package handler
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -219,4 +220,85 @@ func TestTallyUnorderedUpdatesGoOnPastAFailedUpsert(t *testing.T) {
 		}
 		require.Equal(t, map[string]string{"a": `{ _id: "a", n: 1 }`, "c": `{ _id: "c", w: "v9" }`, "x": x}, got)
 	}
+}
+
+// Commands from several connections that update the same documents at once lose no write (PATCH_TAG tally18): each
+// collection's update, findAndModify and delete commands take turns. Without the turns every command reads the same
+// version of a document and the last write wins, so two tally processes sharing one server lost increments.
+func TestTallyConcurrentUpdatesLoseNoWrite(t *testing.T) {
+	t.Parallel()
+
+	doc := func(pairs ...any) *types.Document { return must.NotFail(types.NewDocument(pairs...)) }
+	inc := doc("$inc", doc("n", int32(1)))
+
+	h, b := tallyHandler(t)
+	ctx := testutil.Ctx(t)
+
+	const writers, rounds = 8, 40
+
+	// The document the update by another field finds.
+	db, err := b.Database("tally")
+	require.NoError(t, err)
+	coll, err := db.Collection("c")
+	require.NoError(t, err)
+	_, err = coll.InsertAll(ctx, &backends.InsertAllParams{Docs: []*types.Document{doc("_id", "k", "k", "x", "n", int32(0))}})
+	require.NoError(t, err)
+
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*rounds*2)
+
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+
+		go func(w int) {
+			defer wg.Done()
+
+			for r := 0; r < rounds; r++ {
+				// An unordered command (held writes) and an ordered one, as tally's flushes and ledger send them:
+				// upserts of new and existing documents and an update by another field.
+				updates := must.NotFail(types.NewArray(
+					doc("q", doc("_id", "a"), "u", inc, "upsert", true),
+					doc("q", doc("_id", fmt.Sprintf("w%d", r%4)), "u", inc, "upsert", true),
+					doc("q", doc("k", "x"), "u", inc, "multi", true),
+				))
+				msg := must.NotFail(documentOpMsg(doc(
+					"update", "c", "updates", updates, "ordered", w%2 == 0, "$db", "tally",
+				)))
+				if _, err := h.MsgUpdate(ctx, msg); err != nil {
+					errs <- err
+				}
+
+				msg = must.NotFail(documentOpMsg(doc(
+					"findAndModify", "c", "query", doc("_id", "f"), "update", inc, "upsert", true, "$db", "tally",
+				)))
+				if _, err := h.MsgFindAndModify(ctx, msg); err != nil {
+					errs <- err
+				}
+			}
+		}(w)
+	}
+
+	wg.Wait()
+	close(errs)
+
+	// Upserts of a new `_id` take turns too, so none finds the document missing after another inserted it (E11000).
+	for err := range errs {
+		require.NoError(t, err)
+	}
+
+	res, err := coll.Query(ctx, &backends.QueryParams{})
+	require.NoError(t, err)
+	docs, err := iterator.ConsumeValues(res.Iter)
+	require.NoError(t, err)
+
+	got := map[string]int32{}
+	for _, d := range docs {
+		got[must.NotFail(d.Get("_id")).(string)] = must.NotFail(d.Get("n")).(int32)
+	}
+
+	require.Equal(t, int32(writers*rounds), got["a"])
+	require.Equal(t, int32(writers*rounds), got["f"])
+	require.Equal(t, int32(writers*rounds/4), got["w0"])
+	require.Equal(t, int32(writers*rounds/4), got["w3"])
+	require.Equal(t, int32(writers*rounds), got["k"])
 }

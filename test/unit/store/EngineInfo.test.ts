@@ -16,6 +16,7 @@ describe('detectEngine', () => {
         compatibleWith: '7.0.14',
         supportsTtlIndexes: true,
         requiresSingleWriter: false,
+        atomicDocumentUpdates: true,
         concurrentCollectionWriters: true,
         indexesOnlyExactIdFilters: false,
         prefersIdListReads: false,
@@ -32,6 +33,7 @@ describe('detectEngine', () => {
         compatibleWith: '7.0.42',
         supportsTtlIndexes: false,
         requiresSingleWriter: true,
+        atomicDocumentUpdates: false,
         concurrentCollectionWriters: true,
         indexesOnlyExactIdFilters: false,
         prefersIdListReads: true,
@@ -48,6 +50,7 @@ describe('detectEngine', () => {
         compatibleWith: '7.0.42',
         supportsTtlIndexes: false,
         requiresSingleWriter: true,
+        atomicDocumentUpdates: false,
         concurrentCollectionWriters: false,
         indexesOnlyExactIdFilters: true,
         prefersIdListReads: false,
@@ -63,6 +66,16 @@ describe('detectEngine', () => {
     expect(
       detectEngine({ ...PATCHED_FERRETDB_BUILD_INFO, ferretdbVersion: 'v1.24.2-tally' }).maxUpdatesPerCommand,
     ).toBe(90);
+  });
+
+  it.each([
+    ['v1.24.2-tally17', false],
+    ['v1.24.2-tally18', true],
+    ['v1.24.2-tally104', true],
+    ['v1.24.2', false],
+    ['v1.24.2-tally', false],
+  ])('knows whether FerretDB %s takes turns on updates: %s', (ferretdbVersion, atomic) => {
+    expect(detectEngine({ ...PATCHED_FERRETDB_BUILD_INFO, ferretdbVersion }).atomicDocumentUpdates).toBe(atomic);
   });
 
   it('reports an unknown version when buildInfo has none', () => {
