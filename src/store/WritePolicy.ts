@@ -5,7 +5,8 @@
  * - MongoDB: shard-key write filters and range reads, commands as large as the driver makes them, per-operation
  *   write errors trusted, concurrent writers (INGEST_FLUSH_CONCURRENCY flushes in flight), TTL indexes.
  * - tally's FerretDB build: the same filters, reads by id list, one connection per written collection and one
- *   flush in flight (updates are read-modify-write without a lock), write-error indexes not trusted, sweeps.
+ *   flush in flight, write-error indexes not trusted, sweeps; from tally18 (atomic updates) the main client's reads
+ *   go out over a few connections at once, before it over one (updates were read-modify-write without a lock).
  * - stock FerretDB 1.24 (only the benchmark's comparison engine): its unpatched build's workarounds on top —
  *   `_id`-only write filters, exact-id reads, commands of at most 90 updates, everything over one connection.
  * The workarounds are reachable through that last policy (or DOCUMENT_TARGETING=idOnly) and nothing else.
@@ -29,8 +30,16 @@ export interface WritePolicy {
   readonly maxUpdatesPerCommand: number | undefined;
   /** Whether a bulk write's per-operation errors name the operations that failed (bulkUpsert re-sends only those). */
   readonly trustWriteErrorIndexes: boolean;
-  /** One write per document at a time: the main client holds one connection, impression batches queue. */
+  /** One flush in flight, impression batches queue, background reads and per-collection writers of their own. */
   readonly singleWriter: boolean;
+  /**
+   * The main client's connections (queries, and the writes not made through a collection's writer); undefined: the
+   * driver's default. One where two connections could lose each other's updates (FerretDB before tally18, or a
+   * single connection asked for). On tally's FerretDB from tally18, MAIN_CONNECTIONS_ATOMIC_FERRETDB: a request's
+   * finds (a conversions request sends four to six) and concurrent requests' run side by side instead of queueing on
+   * one connection, which took 21–32 % off conversions' p50 (docs/ferretdb.md, patch 20).
+   */
+  readonly mainConnections: number | undefined;
   /** Each counter collection is written through a single-connection client of its own (Database.writerDb). */
   readonly writerPerCollection: boolean;
   /** Flushes the group committer may have in flight; undefined: as configured (INGEST_FLUSH_CONCURRENCY). */
@@ -52,6 +61,9 @@ export interface WritePolicyOverrides {
   readonly maxUpdatesPerCommand?: number | undefined;
 }
 
+/** See WritePolicy.mainConnections; measured against 1 (docs/ferretdb.md), not tuned further. */
+export const MAIN_CONNECTIONS_ATOMIC_FERRETDB = 4;
+
 export function writePolicyFor(engine: EngineInfo, overrides: WritePolicyOverrides = {}): WritePolicy {
   const targeting: Targeting =
     overrides.targeting === undefined || overrides.targeting === 'auto'
@@ -67,6 +79,11 @@ export function writePolicyFor(engine: EngineInfo, overrides: WritePolicyOverrid
     maxUpdatesPerCommand: minDefined(overrides.maxUpdatesPerCommand, engine.maxUpdatesPerCommand),
     trustWriteErrorIndexes: engine.reportsWriteErrorIndexes,
     singleWriter,
+    mainConnections: !singleWriter
+      ? undefined
+      : engine.atomicDocumentUpdates && !singleConnection
+        ? MAIN_CONNECTIONS_ATOMIC_FERRETDB
+        : 1,
     writerPerCollection: engine.requiresSingleWriter && engine.concurrentCollectionWriters && !singleConnection,
     maxFlushesInFlight: singleWriter ? 1 : undefined,
     expiry: engine.supportsTtlIndexes ? 'ttl' : 'sweep',

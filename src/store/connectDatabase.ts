@@ -1,7 +1,7 @@
 /**
  * Opens the MongoClient: waits for the server (with backoff), detects the engine and derives the write policy first
- * (WritePolicy: a single-writer engine gets one connection, plus one per collection written through `writerDb` where
- * the policy says so), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang,
+ * (WritePolicy: a single-writer engine gets a main client of policy.mainConnections, plus one connection per
+ * collection written through `writerDb` where the policy says so), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang,
  * reports every command sent to `onCommand` (the metrics counter of round trips), fails a command written to a
  * connection that died under it instead of letting it wait for ever (failWritesToClosedSockets), and answers
  * readiness from a separate connection, so a busy or frozen main connection never makes /readyz itself hang.
@@ -74,7 +74,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     appName: options.appName ?? 'tally',
     monitorCommands: options.onCommand !== undefined,
     ...timeouts(timeoutMs),
-    ...(policy.singleWriter ? { maxPoolSize: 1, minPoolSize: 1 } : {}),
+    ...(policy.mainConnections !== undefined ? { maxPoolSize: policy.mainConnections, minPoolSize: 1 } : {}),
   });
   if (options.onCommand) {
     const onCommand = options.onCommand;

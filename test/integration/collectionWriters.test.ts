@@ -50,6 +50,18 @@ describe('writerDb', () => {
     }
   });
 
+  it('gives the main client the connections the policy says, and loses no update made over them at once', async () => {
+    const expected = database.policy.mainConnections;
+    expect(database.client.options.maxPoolSize).toBe(expected ?? 100);
+    // Upserts of one new document and updates of it from every connection of the pool at once: on a server whose
+    // updates take turns (MongoDB, tally's FerretDB from tally18) none is lost, whatever the pool's size.
+    const counters = database.db.collection<{ _id: string; n?: number }>('main_pool_counters');
+    await Promise.all(
+      Array.from({ length: 200 }, () => counters.updateOne({ _id: 'one' }, { $inc: { n: 1 } }, { upsert: true })),
+    );
+    expect((await counters.findOne({ _id: 'one' }))?.n).toBe(200);
+  });
+
   it('loses no increment when many store writes and preallocations to the same documents run at once', async () => {
     const store = new CounterStore(database, { secondsRetentionMs: 48 * 3_600_000 });
     await store.ensureIndexes();

@@ -18,4 +18,7 @@ export const PATCHED_FERRETDB_BUILD_INFO = {
   ok: 1,
 };
 
+/** tally's build from tally18 on: its updates take turns per collection (patch 20). */
+export const ATOMIC_FERRETDB_BUILD_INFO = { ...PATCHED_FERRETDB_BUILD_INFO, ferretdbVersion: 'v1.24.2-tally18' };
+
 export const STOCK_FERRETDB_BUILD_INFO = { ...PATCHED_FERRETDB_BUILD_INFO, ferretdbVersion: 'v1.24.2' };

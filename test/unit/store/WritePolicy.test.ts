@@ -1,7 +1,8 @@
 import { detectEngine } from '../../../src/store/EngineInfo';
-import { writePolicyFor } from '../../../src/store/WritePolicy';
+import { MAIN_CONNECTIONS_ATOMIC_FERRETDB, writePolicyFor } from '../../../src/store/WritePolicy';
 import type { WritePolicy } from '../../../src/store/WritePolicy';
 import {
+  ATOMIC_FERRETDB_BUILD_INFO,
   MONGODB_BUILD_INFO,
   PATCHED_FERRETDB_BUILD_INFO,
   STOCK_FERRETDB_BUILD_INFO,
@@ -10,6 +11,7 @@ import {
 const mongodb = detectEngine(MONGODB_BUILD_INFO);
 const patched = detectEngine(PATCHED_FERRETDB_BUILD_INFO);
 const stock = detectEngine(STOCK_FERRETDB_BUILD_INFO);
+const atomic = detectEngine(ATOMIC_FERRETDB_BUILD_INFO);
 
 const MONGODB_POLICY: WritePolicy = {
   targeting: 'shardKey',
@@ -17,6 +19,7 @@ const MONGODB_POLICY: WritePolicy = {
   maxUpdatesPerCommand: undefined,
   trustWriteErrorIndexes: true,
   singleWriter: false,
+  mainConnections: undefined,
   writerPerCollection: false,
   maxFlushesInFlight: undefined,
   expiry: 'ttl',
@@ -34,6 +37,22 @@ describe('writePolicyFor', () => {
         maxUpdatesPerCommand: undefined,
         trustWriteErrorIndexes: false,
         singleWriter: true,
+        mainConnections: 1,
+        writerPerCollection: true,
+        maxFlushesInFlight: 1,
+        expiry: 'sweep',
+      },
+    ],
+    [
+      "tally's FerretDB build from tally18 (atomic updates)",
+      atomic,
+      {
+        targeting: 'shardKey',
+        reads: 'idList',
+        maxUpdatesPerCommand: undefined,
+        trustWriteErrorIndexes: false,
+        singleWriter: true,
+        mainConnections: MAIN_CONNECTIONS_ATOMIC_FERRETDB,
         writerPerCollection: true,
         maxFlushesInFlight: 1,
         expiry: 'sweep',
@@ -48,6 +67,7 @@ describe('writePolicyFor', () => {
         maxUpdatesPerCommand: 90,
         trustWriteErrorIndexes: false,
         singleWriter: true,
+        mainConnections: 1,
         writerPerCollection: false,
         maxFlushesInFlight: 1,
         expiry: 'sweep',
@@ -80,9 +100,11 @@ describe('writePolicyFor', () => {
   it.each([
     ['MongoDB', mongodb],
     ["tally's FerretDB build", patched],
+    ["tally's FerretDB build from tally18", atomic],
   ])('puts everything on one connection with one flush in flight when asked, on %s', (_name, engine) => {
     expect(writePolicyFor(engine, { singleConnection: true })).toMatchObject({
       singleWriter: true,
+      mainConnections: 1,
       writerPerCollection: false,
       maxFlushesInFlight: 1,
     });
@@ -104,6 +126,7 @@ describe('writePolicyFor', () => {
     expect(writePolicyFor(mongodb, { singleConnection: true })).toEqual({
       ...MONGODB_POLICY,
       singleWriter: true,
+      mainConnections: 1,
       maxFlushesInFlight: 1,
     });
   });
