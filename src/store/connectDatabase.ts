@@ -1,12 +1,12 @@
 /**
  * Opens the MongoClient: waits for the server (with backoff), detects the engine and derives the write policy first
  * (WritePolicy: a single-writer engine gets a main client of policy.mainConnections, plus one connection per
- * collection written through `writerDb` where the policy says so), bounds every operation by `timeoutMs` so a frozen server gives an error instead of a hang,
- * reports every command sent to `onCommand` (the metrics counter of round trips), fails a command written to a
- * connection that died under it instead of letting it wait for ever (failWritesToClosedSockets), and answers
- * readiness from a separate connection, so a busy or frozen main connection never makes /readyz itself hang.
- * Background reads (the expiry sweeps' scans) get a connection of their own on a single-writer engine, so no flush
- * waits behind them.
+ * collection written through `writerDb` where the policy says so), bounds every operation by `timeoutMs` so a frozen
+ * server gives an error instead of a hang, reports every command sent to `onCommand` (the metrics counter of round
+ * trips), fails a command written to a connection that died under it instead of letting it wait for ever
+ * (failWritesToClosedSockets), and answers readiness from a separate connection, so a busy or frozen main connection
+ * never makes /readyz itself hang. Background reads (the expiry sweeps' scans) get a connection of their own on a
+ * single-writer engine, so no flush waits behind them.
  */
 import { MongoClient } from 'mongodb';
 import type { Db, MongoClientOptions } from 'mongodb';

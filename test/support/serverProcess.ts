@@ -57,11 +57,13 @@ export function temporaryDataDir(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `tally-process-${label}-`));
 }
 
+const TEST_ONLY_ENV = ['MONGODB_URI', 'NODE_ENV', 'TALLY_TEST_ENGINE', 'TALLY_TEST_ATOMIC_UPDATES', 'JEST_WORKER_ID'];
+
 export function startServer(env: Record<string, string>, options: { command?: string[] } = {}): ServerProcess {
   const childEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     // The jest run's own database and test settings must not leak into the server under test.
-    if (value !== undefined && !['MONGODB_URI', 'NODE_ENV', 'TALLY_TEST_ENGINE', 'JEST_WORKER_ID'].includes(key)) {
+    if (value !== undefined && !TEST_ONLY_ENV.includes(key)) {
       childEnv[key] = value;
     }
   }
