@@ -137,10 +137,7 @@ func TestTallyUnorderedUpsertsStoreWhatOrderedOnesStore(t *testing.T) {
 					require.NoError(t, err)
 				}
 
-				res, err := coll.Query(ctx, &backends.QueryParams{})
-				require.NoError(t, err)
-				docs, err := iterator.ConsumeValues(res.Iter)
-				require.NoError(t, err)
+				docs := storedDocs(t, coll)
 
 				lines := make([]string, len(docs))
 				for i, d := range docs {
@@ -154,6 +151,18 @@ func TestTallyUnorderedUpsertsStoreWhatOrderedOnesStore(t *testing.T) {
 			require.Equal(t, stored[true], stored[false])
 		})
 	}
+}
+
+// storedDocs reads every document of coll.
+func storedDocs(t *testing.T, coll backends.Collection) []*types.Document {
+	t.Helper()
+
+	res, err := coll.Query(testutil.Ctx(t), &backends.QueryParams{})
+	require.NoError(t, err)
+	docs, err := iterator.ConsumeValues(res.Iter)
+	require.NoError(t, err)
+
+	return docs
 }
 
 func tallyHandler(t *testing.T) (*Handler, backends.Backend) {
@@ -208,10 +217,7 @@ func TestTallyUnorderedUpdatesGoOnPastAFailedUpsert(t *testing.T) {
 		_, err = h.MsgUpdate(ctx, msg)
 		require.ErrorContains(t, err, "E11000")
 
-		res, err := coll.Query(ctx, &backends.QueryParams{})
-		require.NoError(t, err)
-		docs, err := iterator.ConsumeValues(res.Iter)
-		require.NoError(t, err)
+		docs := storedDocs(t, coll)
 
 		got := map[string]string{}
 		for _, d := range docs {
@@ -286,10 +292,7 @@ func TestTallyConcurrentUpdatesLoseNoWrite(t *testing.T) {
 		require.NoError(t, err)
 	}
 
-	res, err := coll.Query(ctx, &backends.QueryParams{})
-	require.NoError(t, err)
-	docs, err := iterator.ConsumeValues(res.Iter)
-	require.NoError(t, err)
+	docs := storedDocs(t, coll)
 
 	got := map[string]int32{}
 	for _, d := range docs {
