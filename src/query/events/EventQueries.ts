@@ -229,21 +229,21 @@ export class EventQueries {
     const totals = new Map<Goal, PageGoalTotal>(
       goals.map((goal) => [goal, { hits: 0, sketch: VisitorSketch.empty(VISITOR_PRECISION.pageDay) }]),
     );
-    const matched = new Map<string, readonly PageGoal[]>();
-    const matching = (page: string): readonly PageGoal[] => {
+    const matched = new Map<string, GoalsOfPage>();
+    const matching = (page: string): GoalsOfPage => {
       let found = matched.get(page);
       if (found === undefined) {
-        found = goals.filter((goal) => goal.matches(page));
+        const goalTotals = goals.filter((goal) => goal.matches(page)).map((goal) => totals.get(goal) as PageGoalTotal);
+        found = { totals: goalTotals, sketches: goalTotals.map((total) => total.sketch) };
         matched.set(page, found);
       }
       return found;
     };
-    const add = (page: string, hits: number, addSketch: (sketch: VisitorSketch) => void): void => {
-      for (const goal of matching(page)) {
-        const total = totals.get(goal) as PageGoalTotal;
-        total.hits += hits;
-        addSketch(total.sketch);
-      }
+    const add = (page: string, hits: number, addSketch: (sketches: readonly VisitorSketch[]) => void): void => {
+      const found = matching(page);
+      if (found.totals.length === 0) return;
+      for (const total of found.totals) total.hits += hits;
+      addSketch(found.sketches);
     };
     const digests = await this.pages.pageDigests(span.site, {
       days: pieces.filter((piece) => piece.level === 'day').map((piece) => piece.start),
@@ -254,9 +254,12 @@ export class EventQueries {
       const entries = (piece.level === 'month' ? digests.months : digests.days).get(piece.start);
       if (entries === undefined) rest.push(piece);
       else
-        for (const entry of entries) add(entry.page, entry.hits, (sketch) => mergeCompactSketch(sketch, entry.sketch));
+        for (const entry of entries)
+          add(entry.page, entry.hits, (sketches) => mergeCompactSketch(sketches, entry.sketch));
     }
-    if (rest.length > 0) await this.pageDocumentTotals(span.site, rest, (page) => matching(page).length > 0, add);
+    if (rest.length > 0) {
+      await this.pageDocumentTotals(span.site, rest, (page) => matching(page).totals.length > 0, add);
+    }
     return totals;
   }
 
@@ -270,7 +273,7 @@ export class EventQueries {
     site: string,
     pieces: readonly PeriodPiece[],
     matches: (page: string) => boolean,
-    add: (page: string, hits: number, addSketch: (sketch: VisitorSketch) => void) => void,
+    add: (page: string, hits: number, addSketch: (sketches: readonly VisitorSketch[]) => void) => void,
   ): Promise<void> {
     const days = pieces.flatMap((piece) =>
       piece.level === 'month' ? daysOfMonth(piece.start) : piece.level === 'day' ? [piece.start] : [],
@@ -298,8 +301,9 @@ export class EventQueries {
     }
     const sketchOf =
       (doc: SitePageDocument) =>
-      (sketch: VisitorSketch): void =>
-        mergeStored(sketch, doc.v, doc.vz);
+      (sketches: readonly VisitorSketch[]): void => {
+        for (const sketch of sketches) mergeStored(sketch, doc.v, doc.vz);
+      };
     if (await this.pages.forEachPageById(site, byId, (doc) => add(doc.page, 0, sketchOf(doc)))) {
       for (const [page, hits] of rolledUpHits) add(page, hits, () => undefined);
     } else {
@@ -327,4 +331,10 @@ function daysOfMonth(month: number): number[] {
 interface PageGoalTotal {
   hits: number;
   readonly sketch: VisitorSketch;
+}
+
+/** The totals of the goals a page matches, and their sketches: one decoding of the page's sketch fills them all. */
+interface GoalsOfPage {
+  readonly totals: readonly PageGoalTotal[];
+  readonly sketches: readonly VisitorSketch[];
 }

@@ -17,6 +17,21 @@ describe('compact sketch coding', () => {
     );
   });
 
+  it('ORs one read into several sketches of one precision, each keeping what it held', () => {
+    const coded = encodeCompactSketch(sketchOf(11, 5, 0, 800));
+    const targets = [sketchOf(11, 6, 0, 50), VisitorSketch.empty(11), sketchOf(11, 7, 0, 2_000)];
+    const expected = targets.map((target) => {
+      const one = VisitorSketch.empty(11).merge(target);
+      mergeCompactSketch(one, coded);
+      return words(one);
+    });
+    mergeCompactSketch(targets, coded);
+    expect(targets.map(words)).toEqual(expected);
+    expect(() => mergeCompactSketch([VisitorSketch.empty(11), VisitorSketch.empty(10)], coded)).toThrow(
+      'sketches merged from one coded sketch must share a precision',
+    );
+  });
+
   it.each([
     // [visitors, at most bytes per set register]: one-visitor words in 2 bytes and gaps in 1, against 6 packed.
     [100, 3.2],
