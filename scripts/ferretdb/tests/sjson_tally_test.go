@@ -1,10 +1,13 @@
-// Randomized checks of tally's FerretDB patches to internal/handler/sjson (scripts/ferretdb/patches/0009-*, 0011-* and 0016-*):
+// Randomized checks of tally's FerretDB patches to internal/handler/sjson (scripts/ferretdb/patches/0009-*, 0011-*, 0016-*
+// and 0021-*):
 // copied into a patched copy of FerretDB's source and run with its own tests by `node scripts/ensure-ferretdb.js --test-patches`.
 
 package sjson
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -405,6 +408,60 @@ func BenchmarkTallyShortSchema(b *testing.B) {
 					must.NotFail(tallyMarshal(d, form))
 				}
 			})
+		}
+	}
+}
+
+// Patch 21: a binary value's plain base64 string is decoded without encoding/json, to the same bytes; escaped or
+// foreign forms take encoding/json's path and get its answer, errors included.
+func TestTallyBinaryDecodesAsEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewSource(21))
+	subtype := types.BinaryGeneric
+	sch := &elem{Type: elemTypeBinData, Subtype: &subtype}
+	decode := func(data string) ([]byte, error) {
+		var bin binaryType
+		err := bin.UnmarshalJSONWithSchema([]byte(data), sch)
+		return bin.B, err
+	}
+	// The decoding before the patch.
+	original := func(data string) ([]byte, error) {
+		r := bytes.NewReader([]byte(data))
+		dec := json.NewDecoder(r)
+		dec.DisallowUnknownFields()
+		var o []byte
+		if err := dec.Decode(&o); err != nil {
+			return nil, err
+		}
+		return o, checkConsumed(dec, r)
+	}
+	for i := 0; i < 500; i++ {
+		b := make([]byte, r.Intn(3000))
+		r.Read(b)
+		data := string(must.NotFail(json.Marshal(b)))
+		_, plain := tallyPlainBase64([]byte(data))
+		if !plain {
+			t.Fatalf("json.Marshal's form of %d bytes took the slow path", len(b))
+		}
+		got, err := decode(data)
+		if err != nil || !bytes.Equal(got, b) || got == nil {
+			t.Fatalf("%d bytes decoded to %d bytes (nil: %v), err %v", len(b), len(got), got == nil, err)
+		}
+		if len(data) > 2 {
+			// The same string with its first character escaped: encoding/json's path, the same bytes.
+			escaped := fmt.Sprintf(`"\u%04x%s`, data[1], data[2:])
+			if _, plain = tallyPlainBase64([]byte(escaped)); plain {
+				t.Fatalf("an escaped string took the fast path")
+			}
+			if got, err = decode(escaped); err != nil || !bytes.Equal(got, b) {
+				t.Fatalf("escaped: %d bytes decoded to %d, err %v", len(b), len(got), err)
+			}
+		}
+	}
+	for _, foreign := range []string{`"QUJD"  `, `"QUJ"`, `"QU=D"`, `123`, `"QUJD`, `["QUJD"]`} {
+		want, wantErr := original(foreign)
+		got, err := decode(foreign)
+		if (err == nil) != (wantErr == nil) || (err == nil && !bytes.Equal(got, want)) {
+			t.Fatalf("%s: got %q, %v; before the patch: %q, %v", foreign, got, err, want, wantErr)
 		}
 	}
 }
