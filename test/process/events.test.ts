@@ -181,7 +181,7 @@ describe('events on the built server', () => {
   it('reads back every source as recounted, and again after a restart', async () => {
     await windowsWritten();
     const read = await waitFor(() => gql<Read>(READ, { site: SITE, range: RANGE }), {
-      what: 'the ingest log windows written',
+      what: 'the recounted figures',
       timeoutMs: 30_000,
       until: (r) => r.events.edges.length === 2 && r.events.edges[0]?.node.hits === 7 && r.conversions[1]?.events === 4,
     });

@@ -11,7 +11,7 @@
 import { checkPrecision } from './checkPrecision';
 import { FINGERPRINT_PATTERNS, LADDER_BITS, LADDER_MASK } from './registerLayout';
 import type { VisitorSketch } from './VisitorSketch';
-import { MAX_VARINT_BYTES, writeVarint } from '../varint';
+import { readVarint, writeVarint } from '../varint';
 
 const WHAT = 'coded visitor sketch';
 
@@ -41,7 +41,7 @@ export function encodeCompactSketch(sketch: VisitorSketch): Uint8Array {
 /**
  * ORs the sketch `bytes` hold into `into`, folding a finer one; a coarser one cannot be read finer and throws. Several
  * sketches of one precision (the goals a page matches) take the bytes in one read: this decoding is most of a
- * conversions query's CPU, so it reads varints inline and one-visitor words from a table.
+ * conversions query's CPU, so one-visitor words come from a table and registers are ORed in place.
  */
 export function mergeCompactSketch(into: VisitorSketch | readonly VisitorSketch[], bytes: Uint8Array): void {
   const targets: readonly VisitorSketch[] = Array.isArray(into) ? into : [into as VisitorSketch];
@@ -62,34 +62,20 @@ export function mergeCompactSketch(into: VisitorSketch | readonly VisitorSketch[
   const registers = 2 ** stored;
   const mask = first.words.length - 1;
   const words = targets.map((target) => target.words);
-  const single = words.length === 1 ? (words[0] as Int32Array) : undefined;
-  let offset = 2;
-  const next = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (let read = 0; read < MAX_VARINT_BYTES; read++) {
-      const byte = bytes[offset++];
-      if (byte === undefined) break;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-    throw new RangeError(`${WHAT} ends inside a number at byte ${offset - 1}`);
-  };
-  const used = next();
+  const at = { offset: 2 };
+  const used = readVarint(bytes, at, WHAT);
   let register = -1;
   for (let i = 0; i < used; i++) {
-    register += next() + 1;
-    const code = next();
+    register += readVarint(bytes, at, WHAT) + 1;
+    const code = readVarint(bytes, at, WHAT);
     const value = code < ONE_VISITOR_WORDS ? (ONE_VISITOR_WORD[code] as number) : code - ONE_VISITOR_WORDS;
     if (register >= registers || value > 0x7fffffff) {
-      throw new RangeError(`coded visitor sketch of precision ${stored} has a bad register at byte ${offset}`);
+      throw new RangeError(`coded visitor sketch of precision ${stored} has a bad register at byte ${at.offset}`);
     }
-    if (single !== undefined) (single[register & mask] as number) |= value;
-    else for (const target of words) (target[register & mask] as number) |= value;
+    for (const target of words) (target[register & mask] as number) |= value;
   }
-  if (offset !== bytes.length) {
-    throw new RangeError(`coded visitor sketch holds ${bytes.length - offset} byte(s) after its registers`);
+  if (at.offset !== bytes.length) {
+    throw new RangeError(`coded visitor sketch holds ${bytes.length - at.offset} byte(s) after its registers`);
   }
 }
 
