@@ -47,7 +47,9 @@ export async function startTallyPeer(): Promise<PeerSystem> {
   };
   const stop = async (): Promise<void> => {
     await halt();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // BENCH_KEEP_DATA=1 leaves the data directory for a look at what was stored (sqlite3 on its tally.sqlite).
+    if (process.env.BENCH_KEEP_DATA) process.stderr.write(`tally's data kept in ${dataDir}\n`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
   };
   let database: { engine: string; version: string } | undefined;
   try {

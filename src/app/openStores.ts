@@ -103,7 +103,10 @@ async function prepare(
       budgetMs: retryBudgetMs(config.idempotency.leaseMs, config.databaseTimeoutMs),
       onRetry: countFlushRetry(metrics),
     },
-    ingestLog: ingestLogDir === undefined ? undefined : { dir: ingestLogDir, windowMs: config.ingest.windowMs },
+    ingestLog:
+      ingestLogDir === undefined
+        ? undefined
+        : { dir: ingestLogDir, windowMs: config.ingest.windowMs, idleMs: config.ingest.idleMs },
   });
   const windows = pipeline.windows;
   if (windows) metrics.watchIngestLog(() => ({ bytes: windows.logBytes, windows: windows.pendingWindows }));

@@ -62,6 +62,12 @@ export interface WindowCommitterOptions {
   /** The log's directory (created by the caller). */
   readonly dir: string;
   readonly windowMs: number;
+  /**
+   * A window that took no hit for this long is sealed before windowMs (0: never). Under steady traffic it never
+   * fires, so busy documents are still written once per window; when traffic pauses, the hits already logged are
+   * written now instead of up to a window later.
+   */
+  readonly idleMs?: number | undefined;
   readonly newBatch: () => CounterBatch;
   /**
    * Run once per window before its counters are split and written (the visit transitions: openHitPipeline), under the
@@ -98,6 +104,9 @@ export class WindowCommitter {
   private nextSeq = 1;
   private readonly sealed: Window[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** When the last hit joined the open window (performance.now()). */
+  private lastArrival = 0;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private sealing: Promise<void> | undefined;
   private flushing: Promise<void> | undefined;
@@ -213,12 +222,14 @@ export class WindowCommitter {
   private consume(item: LogItem, end: number): void {
     if ('hits' in item) {
       for (const hit of item.hits) this.open.add(hit);
+      this.lastArrival = performance.now();
       this.arm();
       return;
     }
     if ('keyed' in item) {
       this.openKeyed.push(item.keyed);
       if (!this.pendingKeys.has(item.keyed.claim.id)) this.pendingKeys.set(item.keyed.claim.id, item.keyed.claim);
+      this.lastArrival = performance.now();
       this.arm();
       return;
     }
@@ -236,12 +247,32 @@ export class WindowCommitter {
   }
 
   private arm(): void {
-    if (this.timer || this.closing) return;
-    this.timer = setTimeout(() => {
+    if (this.closing) return;
+    this.timer ??= setTimeout(() => {
       this.timer = undefined;
-      // One window in flight at a time: while one is written, the open one keeps gathering (re-armed after).
-      if (!this.flushing && !this.sealing && this.openHolds()) void this.seal().catch(() => this.arm());
+      this.sealIfFree();
     }, this.options.windowMs);
+    const idleMs = this.options.idleMs ?? 0;
+    if (idleMs > 0 && idleMs < this.options.windowMs) this.idleTimer ??= setTimeout(() => this.idle(), idleMs);
+  }
+
+  /** One timer per quiet spell, not one per record: it looks at the last arrival and waits out the rest. */
+  private idle(): void {
+    this.idleTimer = undefined;
+    const idleMs = this.options.idleMs ?? 0;
+    const quiet = performance.now() - this.lastArrival;
+    if (quiet < idleMs) {
+      this.idleTimer = setTimeout(() => this.idle(), idleMs - quiet);
+      return;
+    }
+    this.sealIfFree();
+  }
+
+  private sealIfFree(): void {
+    // One window in flight at a time: while one is written, the open one keeps gathering (re-armed after).
+    if (this.flushing || this.sealing || !this.openHolds()) return;
+    this.stopTimer();
+    void this.seal().catch(() => this.arm());
   }
 
   private openHolds(): boolean {
@@ -251,6 +282,8 @@ export class WindowCommitter {
   private stopTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
   }
 
   private seal(): Promise<void> {

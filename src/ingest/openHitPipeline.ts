@@ -87,7 +87,7 @@ export interface HitPipelineOptions {
    * INGEST_ACK=log: requests without an idempotency key are acknowledged from this durable local log and written
    * once per window (WindowCommitter); absent: every request is acknowledged after the database write.
    */
-  readonly ingestLog?: { readonly dir: string; readonly windowMs: number } | undefined;
+  readonly ingestLog?: { readonly dir: string; readonly windowMs: number; readonly idleMs?: number } | undefined;
 }
 
 /** Periodic work the pipeline needs while it serves; the caller runs it (app/startBackgroundJobs). */
@@ -312,6 +312,7 @@ export async function openHitPipeline(
     ? await WindowCommitter.open({
         dir: options.ingestLog.dir,
         windowMs: options.ingestLog.windowMs,
+        idleMs: options.ingestLog.idleMs,
         maxWriteDocuments: Math.min(settings.ingest.maxFlushDocuments, WINDOW_PART_DOCUMENTS),
         newBatch,
         prepare: visits?.prepare,

@@ -2,9 +2,9 @@ import { loadConfig } from '../../../src/config/loadConfig';
 
 const URI = 'mongodb://127.0.0.1:27017';
 
-describe('loadConfig: INGEST_ACK, FLUSH_WINDOW_MS, INGEST_LOG_DIR', () => {
+describe('loadConfig: INGEST_ACK, FLUSH_WINDOW_MS, FLUSH_IDLE_MS, INGEST_LOG_DIR', () => {
   it('acknowledges from the log on the embedded default and after the database write with MONGODB_URI', () => {
-    expect(loadConfig({}).ingest).toMatchObject({ ack: 'log', windowMs: 2_000, logDir: undefined });
+    expect(loadConfig({}).ingest).toMatchObject({ ack: 'log', windowMs: 10_000, idleMs: 1_000, logDir: undefined });
     expect(loadConfig({ MONGODB_URI: URI }).ingest.ack).toBe('database');
     expect(loadConfig({ INGEST_ACK: 'database' }).ingest.ack).toBe('database');
     expect(
@@ -15,6 +15,7 @@ describe('loadConfig: INGEST_ACK, FLUSH_WINDOW_MS, INGEST_LOG_DIR', () => {
   it.each([
     [{ INGEST_ACK: 'disk' }, 'INGEST_ACK must be one of log, database, got "disk"'],
     [{ FLUSH_WINDOW_MS: '5' }, 'FLUSH_WINDOW_MS must be an integer from 10 to 60000, got "5"'],
+    [{ FLUSH_IDLE_MS: '-1' }, 'FLUSH_IDLE_MS must be an integer from 0 to 60000, got "-1"'],
     [
       { MONGODB_URI: URI, INGEST_ACK: 'log' },
       'INGEST_LOG_DIR must be a directory on a persistent disk when INGEST_ACK=log and MONGODB_URI are set, got ""',

@@ -29,22 +29,31 @@ function recordingWriter(failures = 0) {
   return { written, write };
 }
 
-/** File-system work is real; only the timers are fake. Lets real I/O finish and the fake clock run until `done()`. */
-async function until(done: () => boolean, what: string): Promise<void> {
+/**
+ * File-system work is real; only the timers are fake. Lets real I/O finish and the fake clock run until `done()`,
+ * `stepMs` at a time (0: the clock stands still, and only what is due now runs).
+ */
+async function until(done: () => boolean, what: string, stepMs = 100): Promise<void> {
   // A deadline in real time: fsync on a loaded machine can take long, and that must not fail the test.
   const deadline = process.hrtime.bigint() + 30_000_000_000n;
   while (process.hrtime.bigint() < deadline) {
     if (done()) return;
     await new Promise((resolve) => setImmediate(resolve));
-    await jest.advanceTimersByTimeAsync(100);
+    await jest.advanceTimersByTimeAsync(stepMs);
   }
   throw new Error(`waited in vain for ${what}`);
 }
 
-function open(dir: string, write: (batch: CounterBatch, mark: FlushMark) => Promise<void>, maxWriteDocuments = 2_000) {
+function open(
+  dir: string,
+  write: (batch: CounterBatch, mark: FlushMark) => Promise<void>,
+  maxWriteDocuments = 2_000,
+  idleMs = 0,
+) {
   return WindowCommitter.open({
     dir,
     windowMs: 2_000,
+    idleMs,
     maxWriteDocuments,
     newBatch: () => new CounterBatch({ siteTotals: true }),
     write,
@@ -74,6 +83,29 @@ describe('WindowCommitter', () => {
       [2, 1],
     ]);
     expect(written[1]?.lane).toBe(written[0]?.lane);
+    await windows.close();
+  });
+
+  it('writes a window early once no hit joined it for idleMs, and never early under steady traffic', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const { written, write } = recordingWriter();
+    const windows = await open(dir, write, 2_000, 500);
+    // A hit every 300 ms never leaves the window quiet for 500 ms: it is written at 2 s, whole.
+    for (let i = 0; i < 6; i++) {
+      await windows.submit([hit('/a')]);
+      await jest.advanceTimersByTimeAsync(300);
+    }
+    expect(written).toEqual([]);
+    await until(() => written.length === 1, 'the window at its end');
+    expect(written.map((w) => [w.seq, w.hits])).toEqual([[1, 6]]);
+    await windows.drain();
+    // Then one hit and silence: written once it was quiet for 500 ms, not a window later.
+    await windows.submit([hit('/b')]);
+    await jest.advanceTimersByTimeAsync(400);
+    expect(written).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(200);
+    await until(() => written.length === 2, 'the quiet window, 600 ms after its hit', 0);
+    expect(written[1]?.hits).toBe(1);
     await windows.close();
   });
 
