@@ -3,9 +3,10 @@
  * visit however its hits are spread over instances. One document per hash of (site, visitor) (visitSessionId:
  * reveals neither), holding the VisitState the next hit needs, and nothing else about the visitor:
  *   `{ _id, w: "<lane>:<seq>", z: <state>, o: { <lane>: { q: <seq>, p: <state before> } }, x: <expires at> }`
- * - A state is its fields' BSON in one binary value: the engine carries one value instead of a tree of about twenty
- *   fields, which FerretDB decodes and encodes field by field on every upsert (278 against 441–665 µs of its CPU per
- *   session upsert, docs/benchmarks/visits.md). States written as a tree by earlier versions are still read.
+ * - A state is one binary value: the engine carries one value instead of a tree of about twenty fields, which
+ *   FerretDB decodes and encodes field by field on every upsert (278 against 441–665 µs of its CPU per session
+ *   upsert, docs/benchmarks/visits.md). Its bytes are visitStateBytes' layout (subtype user-defined), a third of the
+ *   fields' BSON. States written by earlier versions, the fields' BSON (subtype generic) or the tree, are still read.
  * - `w` names the write that made the state: writes are conditional on it (compare-and-set), so of two instances
  *   advancing one visit at once, one wins and the other re-reads and re-applies (VisitSessionStore.advance).
  * - `o.<lane>` is the flush mark's outbox: the state before that lane's write `q`. A window re-sent after a crash
@@ -19,6 +20,7 @@ import type { AnyBulkWriteOperation, Collection, Document, WriteConcern } from '
 import type { DimensionValues } from '../domain/dimensions/Dimension';
 import type { Hash64 } from '../domain/visitors/Hash64';
 import type { VisitState } from '../domain/visits/VisitState';
+import { decodeVisitState, encodeVisitState } from '../domain/visits/visitStateBytes';
 import type { Logger } from '../logging/createLogger';
 import type { Database } from './connectDatabase';
 import type { FlushMark, LaneSeq } from './FlushMark';
@@ -43,7 +45,7 @@ interface StoredState {
   g: number[];
 }
 
-/** A state as stored: StoredState's BSON in a binary, or (sessions written before that) the tree itself. */
+/** A state as stored: visitStateBytes in a user-defined binary; before that, StoredState's BSON in a binary, or the tree. */
 type StateValue = Binary | StoredState;
 
 export interface VisitSessionDocument {
@@ -192,26 +194,14 @@ export class VisitSessionStore {
   }
 }
 
-function toStored(state: VisitState): StoredState {
-  const stored: StoredState = {
-    s: state.start,
-    l: state.last,
-    e: state.entry,
-    x: state.exit,
-    n: state.views,
-    b: state.bounced,
-    g: [...state.seen],
-  };
-  if (state.dimensions !== undefined) stored.d = state.dimensions;
-  return stored;
-}
-
 function encodeState(state: VisitState): Binary {
-  return new Binary(BSON.serialize(toStored(state), { ignoreUndefined: true }));
+  return new Binary(encodeVisitState(state), Binary.SUBTYPE_USER_DEFINED);
 }
 
 function decodeState(value: StateValue): VisitState {
-  return fromStored(value instanceof Binary ? (BSON.deserialize(value.value()) as StoredState) : value);
+  if (!(value instanceof Binary)) return fromStored(value);
+  if (value.sub_type === Binary.SUBTYPE_USER_DEFINED) return decodeVisitState(value.value());
+  return fromStored(BSON.deserialize(value.value()) as StoredState);
 }
 
 function fromStored(stored: StoredState): VisitState {

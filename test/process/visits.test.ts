@@ -330,7 +330,7 @@ describe('visits on the built server', () => {
   it('keeps no visitor id, address or User-Agent in the sessions', async () => {
     const client = new MongoClient(embeddedDatabaseUri(server));
     try {
-      // Session states are BSON in binaries: search what they hold.
+      // Session states are binaries: search what they hold.
       const text = readableJson(await client.db('tally').collection('visits.sessions').find().toArray());
       expect(text.length).toBeGreaterThan(100);
       for (const secret of ['person-', '203.0.113.', '198.51.100.', 'Mozilla', 'mutations.example']) {
