@@ -173,15 +173,23 @@ function absorbedBy(session: StoredSession, mark: FlushMark): { redo: boolean; b
 
 function groupBySession(hits: readonly Hit[]): Map<string, Session> {
   const sessions = new Map<string, Session>();
-  // A visitor's hits of one flush share one id: the SHA-256 is computed once per session, not per hit.
-  const ids = new Map<string, string>();
+  // A visitor's hits of one flush share one session: the SHA-256 is computed once per session, not per hit, and the
+  // session is found by site and the visitor's two numbers, without a key string per hit.
+  const bySite = new Map<string, Map<number, Map<number, Session>>>();
   for (const hit of hits) {
-    if (hit.visitor === undefined) continue;
-    const key = `${hit.visitor.hi}.${hit.visitor.lo}\u0000${hit.site}`;
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = visitSessionId(hit.site, hit.visitor)));
-    let session = sessions.get(id);
-    if (session === undefined) sessions.set(id, (session = { site: hit.site, hits: [] }));
+    const { visitor } = hit;
+    if (visitor === undefined) continue;
+    let byHi = bySite.get(hit.site);
+    if (byHi === undefined) bySite.set(hit.site, (byHi = new Map()));
+    let byLo = byHi.get(visitor.hi);
+    if (byLo === undefined) byHi.set(visitor.hi, (byLo = new Map()));
+    let session = byLo.get(visitor.lo);
+    if (session === undefined) {
+      const id = visitSessionId(hit.site, visitor);
+      session = sessions.get(id) ?? { site: hit.site, hits: [] };
+      sessions.set(id, session);
+      byLo.set(visitor.lo, session);
+    }
     session.hits.push({
       site: hit.site,
       page: hit.page,

@@ -163,11 +163,21 @@ export class VisitSessionStore {
     const operations: AnyBulkWriteOperation<VisitSessionDocument>[] = [];
     for (const write of sorted) {
       if (slice.due()) await slice.pause();
-      const set: Document = { w: version, z: encodeState(write.state), [EXPIRY_FIELD]: expires };
-      if (mark !== undefined)
-        set[`o.${mark.mark.lane}`] = { q: mark.mark.seq, p: write.before ? encodeState(write.before) : null };
+      const z = encodeState(write.state);
+      const outbox = mark && { q: mark.mark.seq, p: write.before ? encodeState(write.before) : null };
+      if (write.expected === undefined) {
+        // A session believed new is inserted: an existing `_id` fails it with a duplicate key, the compare-and-set's
+        // "lost", as an upsert conditional on no version would; an engine that rewrites documents whole (FerretDB)
+        // inserts for less than it upserts.
+        const document: VisitSessionDocument = { _id: write.id, w: version, z, [EXPIRY_FIELD]: expires };
+        if (mark && outbox) document.o = { [mark.mark.lane]: outbox };
+        operations.push({ insertOne: { document } });
+        continue;
+      }
+      const set: Document = { w: version, z, [EXPIRY_FIELD]: expires };
+      if (mark && outbox) set[`o.${mark.mark.lane}`] = outbox;
       // An upsert whose filter misses an existing `_id` fails with a duplicate key: the compare-and-set's "lost".
-      const filter: Document = { _id: write.id, w: write.expected ?? { $exists: false } };
+      const filter: Document = { _id: write.id, w: write.expected };
       operations.push({ updateOne: { filter, update: { $set: set }, upsert: true } });
     }
     try {
