@@ -6,7 +6,7 @@
  * counted (siteStats equals what was sent), CPU per hit of the tally server and of the database server (until
  * counted), database write commands per 1,000 hits, request p50. Prints numbers; no thresholds.
  *   npm run build && node dist/bench/probes/ingestAck.js [--hits 20000] [--pages 500] [--clients 4] [--batch 100]
- *     [--window-ms 2000] [--backfill] [--log-only] [--single] [--visits]
+ *     [--window-ms 10000] [--backfill] [--log-only] [--single] [--visits]
  * --visits measures INGEST_ACK=log with visits off (VISITS_ENABLED=false) and on, side by side (issue 29), and the
  * visit session collection's bytes per active visitor after the run.
  * --single sends each hit as its own recordHit (a batch is then what one client sends in sequence; its latency is
@@ -31,7 +31,8 @@ const options = parseOptions(process.argv.slice(2), {
   pages: { kind: 'integer', default: 500 },
   clients: { kind: 'integer', default: 4 },
   batch: { kind: 'integer', default: 100 },
-  'window-ms': { kind: 'integer', default: 2_000 },
+  // The server's default (FLUSH_WINDOW_MS).
+  'window-ms': { kind: 'integer', default: 10_000 },
   backfill: { kind: 'flag' },
   'log-only': { kind: 'flag' },
   single: { kind: 'flag' },
