@@ -105,6 +105,8 @@ export class WindowCommitter {
   private readonly sealed: Window[] = [];
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** options.idleMs where it can seal before the window's end, else 0 (never). */
+  private readonly idleMs: number;
   /** When the last hit joined the open window (performance.now()). */
   private lastArrival = 0;
   private checkpointTimer: NodeJS.Timeout | undefined;
@@ -119,6 +121,8 @@ export class WindowCommitter {
   private constructor(private readonly options: WindowCommitterOptions) {
     this.open = options.newBatch();
     this.partDocuments = options.maxWriteDocuments;
+    const idleMs = options.idleMs ?? 0;
+    this.idleMs = idleMs < options.windowMs ? idleMs : 0;
   }
 
   /** Opens the log in `options.dir`, replays what it holds past the checkpoint, and starts writing it. */
@@ -161,7 +165,7 @@ export class WindowCommitter {
 
   /** Seals the open window now and resolves once every durable hit is written to the database. */
   async drain(): Promise<void> {
-    this.stopTimer();
+    this.stopTimers();
     for (;;) {
       await this.log.settled();
       if (this.sealing) await this.sealing;
@@ -179,7 +183,7 @@ export class WindowCommitter {
   async close(): Promise<void> {
     this.closing = true;
     this.closeBy = Date.now() + (this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
-    this.stopTimer();
+    this.stopTimers();
     clearTimeout(this.checkpointTimer);
     try {
       await this.drain();
@@ -252,17 +256,15 @@ export class WindowCommitter {
       this.timer = undefined;
       this.sealIfFree();
     }, this.options.windowMs);
-    const idleMs = this.options.idleMs ?? 0;
-    if (idleMs > 0 && idleMs < this.options.windowMs) this.idleTimer ??= setTimeout(() => this.idle(), idleMs);
+    if (this.idleMs > 0) this.idleTimer ??= setTimeout(() => this.idle(), this.idleMs);
   }
 
   /** One timer per quiet spell, not one per record: it looks at the last arrival and waits out the rest. */
   private idle(): void {
     this.idleTimer = undefined;
-    const idleMs = this.options.idleMs ?? 0;
     const quiet = performance.now() - this.lastArrival;
-    if (quiet < idleMs) {
-      this.idleTimer = setTimeout(() => this.idle(), idleMs - quiet);
+    if (quiet < this.idleMs) {
+      this.idleTimer = setTimeout(() => this.idle(), this.idleMs - quiet);
       return;
     }
     this.sealIfFree();
@@ -271,7 +273,7 @@ export class WindowCommitter {
   private sealIfFree(): void {
     // One window in flight at a time: while one is written, the open one keeps gathering (re-armed after).
     if (this.flushing || this.sealing || !this.openHolds()) return;
-    this.stopTimer();
+    this.stopTimers();
     void this.seal().catch(() => this.arm());
   }
 
@@ -279,7 +281,7 @@ export class WindowCommitter {
     return this.open.hits > 0 || this.openKeyed.length > 0;
   }
 
-  private stopTimer(): void {
+  private stopTimers(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     clearTimeout(this.idleTimer);

@@ -164,18 +164,21 @@ export class VisitSessionStore {
     for (const write of sorted) {
       if (slice.due()) await slice.pause();
       const z = encodeState(write.state);
-      const outbox = mark && { q: mark.mark.seq, p: write.before ? encodeState(write.before) : null };
+      const outbox = mark && {
+        lane: mark.mark.lane,
+        entry: { q: mark.mark.seq, p: write.before ? encodeState(write.before) : null },
+      };
       if (write.expected === undefined) {
         // A session believed new is inserted: an existing `_id` fails it with a duplicate key, the compare-and-set's
         // "lost", as an upsert conditional on no version would; an engine that rewrites documents whole (FerretDB)
         // inserts for less than it upserts.
         const document: VisitSessionDocument = { _id: write.id, w: version, z, [EXPIRY_FIELD]: expires };
-        if (mark && outbox) document.o = { [mark.mark.lane]: outbox };
+        if (outbox) document.o = { [outbox.lane]: outbox.entry };
         operations.push({ insertOne: { document } });
         continue;
       }
       const set: Document = { w: version, z, [EXPIRY_FIELD]: expires };
-      if (mark && outbox) set[`o.${mark.mark.lane}`] = outbox;
+      if (outbox) set[`o.${outbox.lane}`] = outbox.entry;
       // An upsert whose filter misses an existing `_id` fails with a duplicate key: the compare-and-set's "lost".
       const filter: Document = { _id: write.id, w: write.expected };
       operations.push({ updateOne: { filter, update: { $set: set }, upsert: true } });
