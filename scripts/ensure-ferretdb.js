@@ -24,7 +24,7 @@ const VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
 const root = path.resolve(__dirname, '..');
 /** Changes whenever the patch series changes, so a stale build is never reused. */
-const PATCH_TAG = 'tally19';
+const PATCH_TAG = 'tally20';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 const goEnv = () => ({ ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' });
@@ -38,6 +38,7 @@ const TESTS = {
   'sqlite_tally_test.go': 'internal/backends/sqlite/tally_test.go',
   'common_tally_test.go': 'internal/handler/common/tally_test.go',
   'resource_tally_test.go': 'internal/util/resource/tally_test.go',
+  'types_tally_test.go': 'internal/types/tally_test.go',
 };
 /**
  * The packages the series touches, with their tests. internal/backends itself is vetted but not tested: its tests
