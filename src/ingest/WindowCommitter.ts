@@ -81,6 +81,11 @@ export interface WindowCommitterOptions {
   readonly claim?: ((claims: readonly LedgerClaim[], attempt: LaneSeq) => Promise<ReadonlySet<string>>) | undefined;
   /** One window's counter writes, guarded and recorded by its mark. */
   readonly write: (batch: CounterBatch, mark: FlushMark) => Promise<void>;
+  /**
+   * Prepares the next part's write (CounterStore.prebuild) while the current part's is with the database, so that
+   * tally's work on a window's parts overlaps the database's instead of alternating with it.
+   */
+  readonly prebuild?: ((batch: CounterBatch, mark: FlushMark) => void) | undefined;
   readonly logger: Logger;
   readonly observer?: FlushObserver | undefined;
   /** A window is written in bulk writes of at most this many documents (INGEST_MAX_FLUSH_DOCUMENTS). */
@@ -357,7 +362,10 @@ export class WindowCommitter {
     const queue = window.batch.split(this.partDocuments);
     for (let attempt = 0; queue.length > 0;) {
       const part = queue[0] as CounterBatch;
-      if (await this.writePart(part, mark)) {
+      const written = this.writePart(part, mark);
+      const following = queue[1];
+      if (following !== undefined) this.prebuildSoon(following, mark);
+      if (await written) {
         queue.shift();
         attempt = 0;
         continue;
@@ -415,6 +423,22 @@ export class WindowCommitter {
         await new Promise((resolve) => setTimeout(resolve, this.closing ? Math.min(delay, 100) : delay));
       }
     }
+  }
+
+  /**
+   * Once the current part's commands are on their way (after the I/O phase that sends them), prepares the next part's.
+   * Best effort: a failure here leaves the write to build its operations itself, and to report what is wrong.
+   */
+  private prebuildSoon(part: CounterBatch, mark: FlushMark): void {
+    const { prebuild } = this.options;
+    if (prebuild === undefined) return;
+    setImmediate(() => {
+      try {
+        prebuild(part, mark);
+      } catch {
+        // The part's own write builds again and fails with the error.
+      }
+    });
   }
 
   /** One bulk write per collection of one part; false (the error logged) when the database refused it. */

@@ -319,6 +319,7 @@ export async function openHitPipeline(
         // A window's claim is never taken over (KeyedRequests): it is leased for as long as the entry lives.
         claim: (claims, attempt) => ledger.claim(claims, attempt, { now: clock(), leaseMs: idempotencyWindowMs }),
         write: writeCounters,
+        prebuild: (part, mark) => counters.prebuild(part, mark),
         logger,
         observer: options.observer,
       })

@@ -5,7 +5,7 @@
  * CompactionNominations).
  */
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
-import { bulkUpsert, bulkUpsertOptions } from './bulkUpsert';
+import { bulkUpsert, bulkUpsertOptions, sortById } from './bulkUpsert';
 import type { BulkUpsertOptions } from './bulkUpsert';
 import { ensureIndexes } from './ensureIndexes';
 import type { CounterBatch } from './CounterBatch';
@@ -142,6 +142,11 @@ export class CounterStore {
   /** The cutoffs the last complete retention run applied. */
   private retained: RetentionCutoffs | undefined;
   readonly nominations = new CompactionNominations();
+  /** Operations built ahead of a batch's write (prebuild). */
+  private readonly prebuilt = new WeakMap<
+    CounterBatch,
+    { readonly mark: FlushMark | undefined; readonly operations: AnyBulkWriteOperation<Document>[][] }
+  >();
   /** The same for event documents (compactEventSketches), by the same levels: `events.daily`, `events.monthly`. */
   readonly eventNominations = new CompactionNominations();
   /** Page digests (pageDigests): read on the background connection, written through their own writer. */
@@ -234,9 +239,13 @@ export class CounterStore {
    */
   async write(batch: CounterBatch, mark?: FlushMark): Promise<void> {
     const options = { ...this.bulk, mark };
-    const writes = this.collections(batch, this.writers).map(([collection, pendings]) => {
-      const operations = pendings.flatMap((pending) => pending.toOperations(this.policy.targeting, mark));
-      return operations.length > 0 ? bulkUpsert(collection, operations, options) : undefined;
+    const prebuilt = this.prebuilt.get(batch);
+    this.prebuilt.delete(batch);
+    const operations =
+      prebuilt !== undefined && prebuilt.mark === mark ? prebuilt.operations : this.operationsOf(batch, mark);
+    const writes = this.collections(batch, this.writers).map(([collection], i) => {
+      const ops = operations[i] ?? [];
+      return ops.length > 0 ? bulkUpsert(collection, ops, options) : undefined;
     });
     const results = await Promise.allSettled(writes);
     // Even a failed write may have reached some documents: nominating one with nothing to fold costs one read.
@@ -389,6 +398,23 @@ export class CounterStore {
   }
 
   /** Each collection with what the batch writes there: the page rollups' days and months share one. */
+  /**
+   * Builds the batch's update operations now, for its write under the same mark to use: a window's writer calls it for
+   * its next part while the database applies the current one, so tally's building overlaps the database's work
+   * instead of following it (the window's parts are written one at a time). A write under another mark builds its
+   * own; nothing is kept once the batch is written.
+   */
+  prebuild(batch: CounterBatch, mark?: FlushMark): void {
+    this.prebuilt.set(batch, { mark, operations: this.operationsOf(batch, mark) });
+  }
+
+  /** Per collection of `collections`, in its order: the operations sorted by `_id`, as bulkUpsert sends them. */
+  private operationsOf(batch: CounterBatch, mark: FlushMark | undefined): AnyBulkWriteOperation<Document>[][] {
+    return this.collections(batch, this.writers).map(([, pendings]) =>
+      sortById(pendings.flatMap((pending) => pending.toOperations(this.policy.targeting, mark))),
+    );
+  }
+
   private collections(batch: CounterBatch, through: Collections): Array<[Collection<Document>, PendingUpdates[]]> {
     return [
       [through.daily as unknown as Collection<Document>, [batch.daily]],

@@ -49,6 +49,7 @@ function open(
   write: (batch: CounterBatch, mark: FlushMark) => Promise<void>,
   maxWriteDocuments = 2_000,
   idleMs = 0,
+  prebuild?: (batch: CounterBatch, mark: FlushMark) => void,
 ) {
   return WindowCommitter.open({
     dir,
@@ -57,6 +58,7 @@ function open(
     maxWriteDocuments,
     newBatch: () => new CounterBatch({ siteTotals: true }),
     write,
+    prebuild,
     logger,
     retryDelaysMs: [1_000],
   });
@@ -118,6 +120,44 @@ describe('WindowCommitter', () => {
     await windows.drain();
     expect(written.map((w) => w.documents)).toEqual([7, 7, 7, 5]);
     expect(new Set(written.map((w) => `${w.lane}:${w.seq}`))).toEqual(new Set([`${written[0]?.lane}:1`]));
+    await windows.close();
+  });
+
+  it("prepares each next part while the one before it is with the database, under the window's mark", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const events: string[] = [];
+    const parts = new Map<CounterBatch, number>();
+    const name = (batch: CounterBatch) => parts.get(batch) ?? parts.set(batch, parts.size + 1).get(batch);
+    const marks = new Set<string>();
+    const write = async (batch: CounterBatch, mark: FlushMark): Promise<void> => {
+      events.push(`write ${name(batch)}`);
+      marks.add(JSON.stringify(mark));
+      // The database's round trip: the loop goes on (timers, immediates) before the reply.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      events.push(`written ${name(batch)}`);
+    };
+    const prebuild = (batch: CounterBatch, mark: FlushMark): void => {
+      events.push(`prebuild ${name(batch)}`);
+      marks.add(JSON.stringify(mark));
+    };
+    const windows = await open(dir, write, 7, 0, prebuild);
+    await windows.submit(Array.from({ length: 12 }, (_, i) => hit(`/p${i}`)));
+    await windows.drain();
+    expect(events).toEqual([
+      'write 1',
+      'prebuild 2',
+      'written 1',
+      'write 2',
+      'prebuild 3',
+      'written 2',
+      'write 3',
+      'prebuild 4',
+      'written 3',
+      'write 4',
+      'written 4',
+    ]);
+    expect(marks.size).toBe(1);
     await windows.close();
   });
 
