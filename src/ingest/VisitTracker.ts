@@ -2,8 +2,9 @@
  * Turns a flush's hits into visit transitions (issue 29), exactly once, across instances:
  * 1. The hits with a visitor are grouped by session (visitSessionId) and put in time order.
  * 2. Each session's state is taken from this process's cache of the states it wrote last, or taken to be new; the
- *    transitions are computed (advanceVisit) and the new states written in one bulk write, each conditional on the
- *    state it was computed from (VisitSessionStore.write). So a single instance pays one extra round trip per flush.
+ *    transitions are computed (advanceVisit) and the new states written in bulk writes of WRITE_CHUNK sessions, each
+ *    sent as soon as it is computed and each state conditional on the one it was computed from
+ *    (VisitSessionStore.write). So a single instance pays about one extra round trip per flush.
  * 3. A session whose write lost (another instance advanced it, it expired, this process forgot it) is read back and
  *    computed again from what is stored, until none lose.
  * 4. A session whose stored outbox shows this flush's mark already wrote it (a re-sent window or a re-driven keyed
@@ -59,6 +60,12 @@ interface Remembered extends Known {
 
 /** Rounds of lost writes before a flush gives up (and is re-sent as a whole). */
 const MAX_ROUNDS = 8;
+/**
+ * Sessions per bulk write. A window of a busy site holds tens of thousands: one command of them all could outlast the
+ * database timeout (the counters are written in parts for the same reason), and in chunks the database stores one
+ * while the next is computed.
+ */
+const WRITE_CHUNK = 2_000;
 
 export class VisitTracker {
   private readonly cache = new Map<string, Remembered>();
@@ -80,7 +87,8 @@ export class VisitTracker {
     const version = writeVersion(mark?.mark ?? { lane: this.unmarkedLane, seq: ++this.unmarkedSeq });
     const deltas: SiteVisitDelta[] = [];
     const written = new Map<string, Known>();
-    let pending = [...sessions.keys()];
+    // In `_id` order, so the chunks written one after another touch ranges of sessions in a stable order.
+    let pending = [...sessions.keys()].sort();
     /**
      * Sessions read from the database this flush: after a lost write, and first of all those this process last wrote
      * in an earlier attempt of this flush (a retried window or re-driven request): their outbox, not the cache, says
@@ -90,6 +98,13 @@ export class VisitTracker {
     for (let round = 0; pending.length > 0; round++) {
       if (round >= MAX_ROUNDS) throw new Error(`visit sessions kept changing under ${pending.length} writes`);
       const writes: SessionWrite[] = [];
+      let chunk: SessionWrite[] = [];
+      // Each chunk is sent as soon as it is computed, so the database stores one while the next is computed.
+      const sending: Array<Promise<Set<string>>> = [];
+      const send = () => {
+        sending.push(this.store.write(chunk, mark, version, this.options.clock()));
+        chunk = [];
+      };
       const computed = new Map<string, SiteVisitDelta[]>();
       for (const id of pending) {
         if (slice.due()) await slice.pause();
@@ -114,9 +129,18 @@ export class VisitTracker {
           advanced.deltas.map((delta) => ({ site: session.site, delta })),
         );
         if (advanced.state === undefined) continue;
-        writes.push({ id, expected: known?.version, state: advanced.state, before: known?.state });
+        const write = { id, expected: known?.version, state: advanced.state, before: known?.state };
+        writes.push(write);
+        chunk.push(write);
+        if (chunk.length >= WRITE_CHUNK) send();
       }
-      const lost = await this.store.write(writes, mark, version, this.options.clock(), slice);
+      if (chunk.length > 0) send();
+      // Every chunk settles before anything is decided: a failure never leaves a write in flight behind it.
+      const results = await Promise.allSettled(sending);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      const lost = new Set<string>();
+      for (const result of results) if (result.status === 'fulfilled') for (const id of result.value) lost.add(id);
       for (const write of writes) if (!lost.has(write.id)) written.set(write.id, { version, state: write.state });
       for (const [id, changes] of computed) if (!lost.has(id)) deltas.push(...changes);
       pending = [...lost];

@@ -295,6 +295,46 @@ describe('visits', () => {
     expect(Math.min(...extra)).toBeGreaterThanOrEqual(9 + 7);
   });
 
+  it('writes a window of more sessions than one bulk write takes, in chunks, and loses none to another process', async () => {
+    const site = 'crowd.example';
+    const visitors = 2_600; // Two chunks of session writes (2,000 and 600), ids spread over both by their hash.
+    const hitOf = (v: number, minute: number): OracleHit => ({
+      site,
+      page: `/p${v % 3}`,
+      at: DAY + 60_000 * minute + v,
+      visitor: `crowd-${v}`,
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'tally-visits-'));
+    const first = await open(database, dir);
+    const second = await open(database);
+    const hits: OracleHit[] = [];
+    const send = async (pipeline: HitPipeline, batch: OracleHit[]) => {
+      hits.push(...batch);
+      for (let i = 0; i < batch.length; i += 500) {
+        await pipeline.ingest.recordHits(batch.slice(i, i + 500).map(input));
+      }
+      await pipeline.drain();
+    };
+    await send(
+      first,
+      Array.from({ length: visitors }, (_, v) => hitOf(v, 0)),
+    );
+    // Another process advances every 20th visit: the first process's cached states of those are stale, so their
+    // writes lose in whichever chunk holds them, are read back and computed again.
+    await send(
+      second,
+      Array.from({ length: visitors / 20 }, (_, i) => hitOf(i * 20, 5)),
+    );
+    await send(
+      first,
+      Array.from({ length: visitors }, (_, v) => hitOf(v, 10)),
+    );
+    await expectSessionised(site, hits);
+    await first.close();
+    await second.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('through the ingest log, a window written twice (a crash before the checkpoint) counts once', async () => {
     const site = 'lagging.example';
     const dir = mkdtempSync(join(tmpdir(), 'tally-visits-'));
