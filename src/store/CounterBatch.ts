@@ -261,6 +261,21 @@ export class CounterBatch {
     return parts;
   }
 
+  /**
+   * This batch's documents in two batches: those of `level`, and all the others (with the hits count). A window's
+   * writer sends the two one beside the other: they touch different collections, so the database can work on both.
+   */
+  partition(level: (typeof COLLECTIONS)[number]): [CounterBatch, CounterBatch] {
+    const own = new CounterBatch();
+    const others = new CounterBatch();
+    for (const collection of COLLECTIONS) {
+      const into = collection === level ? own : others;
+      for (const document of this[collection].documentsById()) into[collection].adopt(document);
+    }
+    others.hits = this.hits;
+    return [own, others];
+  }
+
   /** Documents this batch will update: the cost of writing it. */
   get documents(): number {
     let documents = 0;

@@ -161,6 +161,57 @@ describe('WindowCommitter', () => {
     await windows.close();
   });
 
+  it('writes minute documents in a lane beside the others, both in one turn, every part under the mark', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const events: string[] = [];
+    const marks = new Set<string>();
+    const violations: string[] = [];
+    let turns = 0;
+    let inTurn = false;
+    const write = async (batch: CounterBatch, mark: FlushMark): Promise<void> => {
+      const lane = batch.seconds.size > 0 ? 'minutes' : 'others';
+      // A part holds minute documents or none (the lanes never share a collection), and is written within the turn.
+      if (lane === 'minutes' && batch.documents !== batch.seconds.size) violations.push('a mixed part');
+      if (!inTurn) violations.push('a write outside the turn');
+      marks.add(JSON.stringify(mark));
+      events.push(`start ${lane}`);
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      events.push(`end ${lane}`);
+    };
+    const windows = await WindowCommitter.open({
+      dir,
+      windowMs: 2_000,
+      idleMs: 0,
+      maxWriteDocuments: 7,
+      // Every hit's minute counts (retention from the epoch).
+      newBatch: () => new CounterBatch({ siteTotals: true, seconds: { now: 0, retentionMs: 0 } }),
+      write,
+      turn: async (task) => {
+        turns += 1;
+        inTurn = true;
+        try {
+          return await task();
+        } finally {
+          inTurn = false;
+        }
+      },
+      logger,
+      retryDelaysMs: [1_000],
+    });
+    // 12 pages: 26 day and month documents, 13 minute documents (the pages' and the site's).
+    await windows.submit(Array.from({ length: 12 }, (_, i) => hit(`/p${i}`)));
+    await windows.drain();
+    // Both lanes' first parts are out before either is answered.
+    expect(events.slice(0, 2).sort()).toEqual(['start minutes', 'start others']);
+    expect(events.filter((e) => e === 'end minutes')).toHaveLength(2);
+    expect(events.filter((e) => e === 'end others')).toHaveLength(4);
+    expect(violations).toEqual([]);
+    expect(turns).toBe(1);
+    expect(marks.size).toBe(1);
+    await windows.close();
+  });
+
   it('halves a part the database keeps refusing (a write too large for its timeout) and grows parts back after', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
     const written: number[] = [];
