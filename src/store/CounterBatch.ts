@@ -98,6 +98,9 @@ export class CounterBatch {
   /** The current hit's dimension slots, reused hit after hit, and the values they are of. */
   private readonly slots: DimensionSlot[] = [];
   private slotsOf: DimensionValues | undefined;
+  /** The same for visit changes' values (addVisitDelta), apart, so hits and visits do not undo each other's. */
+  private readonly visitSlots: DimensionSlot[] = [];
+  private visitSlotsOf: DimensionValues | undefined;
 
   constructor(options: CounterBatchOptions = {}) {
     this.secondsFrom = options.seconds ? options.seconds.now - options.seconds.retentionMs : undefined;
@@ -221,10 +224,13 @@ export class CounterBatch {
     }
     const dimensions = delta.dimensions;
     if (delta.page !== undefined || counting === undefined || dimensions === undefined) return;
-    counting.slotsOf(dimensions, this.slots);
-    this.slotsOf = undefined;
-    counting.countVisit(day, this.slots, delta.field, delta.amount);
-    counting.countVisit(month, this.slots, delta.field, delta.amount);
+    // A visit's site changes share its values object, and come one after the other: look its slots up once.
+    if (dimensions !== this.visitSlotsOf) {
+      counting.slotsOf(dimensions, this.visitSlots);
+      this.visitSlotsOf = dimensions;
+    }
+    counting.countVisit(day, this.visitSlots, delta.field, delta.amount);
+    counting.countVisit(month, this.visitSlots, delta.field, delta.amount);
   }
 
   absorb(other: CounterBatch): void {

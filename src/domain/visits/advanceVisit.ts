@@ -17,7 +17,7 @@
  */
 import { MAX_SEEN_PAGES, pageHash } from './VisitState';
 import type { VisitHit, VisitState } from './VisitState';
-import { VISIT_FIELDS } from './VisitDelta';
+import { coalesceVisitDeltas } from './coalesceVisitDeltas';
 import type { VisitDelta, VisitField } from './VisitDelta';
 
 export interface VisitAdvance {
@@ -73,7 +73,7 @@ export function advanceVisit(
     }
     state = { ...view(state, hit), last: state.last + moved, exit: hit.page };
   }
-  return { state, deltas: coalesce(deltas) };
+  return { state, deltas: coalesceVisitDeltas(deltas) };
 
   function interact(current: VisitState): VisitState {
     if (!current.bounced) return current;
@@ -131,32 +131,3 @@ function startVisit(hit: VisitHit, add: AddDelta): VisitState {
 function seconds(ms: number): number {
   return Math.floor(ms / 1000);
 }
-
-/** Sums changes to the same counter (a visit's many pageviews in one window become one `$inc` each). */
-function coalesce(deltas: readonly VisitDelta[]): VisitDelta[] {
-  // Keyed by owner (a page, or the site under one object of dimension values), then by start and field as one
-  // number: no key string is built per change, which was most of a window's visit work.
-  const byOwner = new Map<unknown, Map<number, number>>();
-  const summed: VisitDelta[] = [];
-  for (const delta of deltas) {
-    const owner = delta.page ?? delta.dimensions ?? SITE_WITHOUT_DIMENSIONS;
-    let slots = byOwner.get(owner);
-    if (slots === undefined) byOwner.set(owner, (slots = new Map()));
-    const key = delta.start * VISIT_FIELDS.length + FIELD_INDEX[delta.field];
-    const at = slots.get(key);
-    if (at === undefined) {
-      slots.set(key, summed.length);
-      summed.push(delta);
-    } else {
-      const seen = summed[at] as VisitDelta;
-      summed[at] = { ...seen, amount: seen.amount + delta.amount };
-    }
-  }
-  return summed.filter((delta) => delta.amount !== 0);
-}
-
-const SITE_WITHOUT_DIMENSIONS = {};
-const FIELD_INDEX = Object.fromEntries(VISIT_FIELDS.map((field, index) => [field, index])) as Record<
-  VisitField,
-  number
->;

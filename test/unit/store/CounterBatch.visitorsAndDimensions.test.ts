@@ -142,6 +142,32 @@ describe('CounterBatch dimension counters', () => {
     expect(Object.keys(update(b.seconds, '202611211159/s/p').$inc as Document)).toEqual(['minute', 'seconds.2']);
   });
 
+  it("counts visit changes under their own visit's values when hits and visits of other values interleave", () => {
+    const dimensionCounting = counting();
+    const b = batch({ dimensions: dimensionCounting });
+    const chrome = { ...VALUES, browser: 'Chrome' };
+    const safari = { ...VALUES, browser: 'Safari' };
+    const change = (field: 'v' | 'p', dimensions: DimensionValues) =>
+      b.addVisitDelta('s', { page: undefined, start: AT, field, amount: 1, dimensions }, dimensionCounting);
+    change('v', chrome);
+    b.add(hit({ dimensions: VALUES }));
+    change('p', chrome);
+    change('v', safari);
+    b.add(hit({ dimensions: { ...VALUES } }));
+    change('p', safari);
+    change('p', chrome);
+    const inc = update(b.daily, '20261121/s').$inc as Record<string, number>;
+    expect(inc).toMatchObject({
+      'd.browser.Firefox': 2,
+      'dx.browser.Chrome.v': 1,
+      'dx.browser.Chrome.p': 2,
+      'dx.browser.Safari.v': 1,
+      'dx.browser.Safari.p': 1,
+    });
+    expect(inc['dx.browser.Firefox.v']).toBeUndefined();
+    expect(inc['dx.browser.Firefox.p']).toBeUndefined();
+  });
+
   it('escapes ".", "$" and "%" in keys, so any value is one field name', () => {
     const b = batch({ dimensions: counting() });
     b.add(hit({ dimensions: { ...VALUES, utmCampaign: '$5 off.50%' } }));

@@ -81,6 +81,17 @@ describe('visit state bytes', () => {
     ]);
   });
 
+  it.each(['\u007f', '\u0080', 'abc\u00e9', '/x\u{1f600}', '\ud800', 'plain/ascii-path.html'])(
+    'writes %j as its UTF-8 bytes, as an encoder would',
+    (value) => {
+      const state = { ...base, start: 1_000, last: 1_000, entry: value, exit: value, dimensions: undefined, seen: [] };
+      const bytes = encodeVisitState(state);
+      const utf8 = [...Buffer.from(value, 'utf8')];
+      // version, start (2 bytes), last − start, views, flags, then the entry: its byte length and its bytes.
+      expect([...bytes.subarray(6, 7 + utf8.length)]).toEqual([utf8.length, ...utf8]);
+    },
+  );
+
   it("takes under half the bytes of the fields' BSON it replaces", () => {
     const bson = BSON.serialize({
       s: base.start,
