@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Info, Int, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../Context';
+import { PlainArg } from '../PlainArg';
 import { resolveIdempotencyKey } from '../resolveIdempotencyKey';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 import { DimensionValuesInput } from '../types/DimensionValuesInput';
@@ -67,7 +68,8 @@ export class HitResolver {
   async recordHits(
     @Ctx() { services, idempotencyKeyHeader }: Context,
     @Info() info: GraphQLResolveInfo,
-    @Arg('hits', () => [HitInput], { description: 'The hits; at most INGEST_MAX_BATCH of them.' }) hits: HitInput[],
+    @PlainArg('hits', () => [HitInput], { description: 'The hits; at most INGEST_MAX_BATCH of them.' })
+    hits: HitInput[],
     @Arg('idempotencyKey', () => String, { nullable: true, description: KEY_DESCRIPTION })
     idempotencyKey?: string | null,
   ): Promise<RecordHitsPayload> {
