@@ -37,10 +37,10 @@ export interface VisitTrackerOptions {
   readonly forgetAfterMs?: number | undefined;
 }
 
-/** A counter change and the site whose documents take it. */
-export interface SiteVisitDelta {
+/** One visitor's counter changes and the site whose documents take them (one object per visitor, not per change). */
+export interface SiteVisitDeltas {
   readonly site: string;
-  readonly delta: VisitDelta;
+  readonly deltas: readonly VisitDelta[];
 }
 
 interface Session {
@@ -81,11 +81,11 @@ export class VisitTracker {
     this.maxCached = options.maxCached ?? 200_000;
   }
 
-  async apply(hits: readonly Hit[], mark: FlushMark | undefined): Promise<SiteVisitDelta[]> {
+  async apply(hits: readonly Hit[], mark: FlushMark | undefined): Promise<SiteVisitDeltas[]> {
     const slice = new TimeSlice();
     const sessions = groupBySession(hits);
     const version = writeVersion(mark?.mark ?? { lane: this.unmarkedLane, seq: ++this.unmarkedSeq });
-    const deltas: SiteVisitDelta[] = [];
+    const deltas: SiteVisitDeltas[] = [];
     const written = new Map<string, Known>();
     // In `_id` order, so the chunks written one after another touch ranges of sessions in a stable order.
     let pending = [...sessions.keys()].sort();
@@ -105,7 +105,7 @@ export class VisitTracker {
         sending.push(this.store.write(chunk, mark, version, this.options.clock()));
         chunk = [];
       };
-      const computed = new Map<string, SiteVisitDelta[]>();
+      const computed = new Map<string, SiteVisitDeltas>();
       for (const id of pending) {
         if (slice.due()) await slice.pause();
         const session = sessions.get(id) as Session;
@@ -114,7 +114,7 @@ export class VisitTracker {
         if (replayed !== undefined) {
           if (replayed.redo) {
             const { deltas: again } = advanceVisit(replayed.before, session.hits, this.options.timeoutMs);
-            deltas.push(...again.map((delta) => ({ site: session.site, delta })));
+            deltas.push({ site: session.site, deltas: again });
           }
           continue;
         }
@@ -124,10 +124,7 @@ export class VisitTracker {
             ? this.cache.get(id)
             : undefined;
         const advanced = advanceVisit(known?.state, session.hits, this.options.timeoutMs);
-        computed.set(
-          id,
-          advanced.deltas.map((delta) => ({ site: session.site, delta })),
-        );
+        computed.set(id, { site: session.site, deltas: advanced.deltas });
         if (advanced.state === undefined) continue;
         const write = { id, expected: known?.version, state: advanced.state, before: known?.state };
         writes.push(write);
@@ -142,7 +139,7 @@ export class VisitTracker {
       const lost = new Set<string>();
       for (const result of results) if (result.status === 'fulfilled') for (const id of result.value) lost.add(id);
       for (const write of writes) if (!lost.has(write.id)) written.set(write.id, { version, state: write.state });
-      for (const [id, changes] of computed) if (!lost.has(id)) deltas.push(...changes);
+      for (const [id, changes] of computed) if (!lost.has(id)) deltas.push(changes);
       pending = [...lost];
       if (pending.length > 0) stored = await this.store.read(pending);
       for (const id of pending) if (!stored.has(id)) this.cache.delete(id);
@@ -214,14 +211,7 @@ function groupBySession(hits: readonly Hit[]): Map<string, Session> {
       sessions.set(id, session);
       byLo.set(visitor.lo, session);
     }
-    session.hits.push({
-      site: hit.site,
-      page: hit.page,
-      at: hit.at,
-      count: hit.count,
-      dimensions: hit.dimensions,
-      event: hit.event !== undefined,
-    });
+    session.hits.push(hit);
   }
   // Stable: hits of one instant keep their arrival order.
   for (const session of sessions.values()) session.hits.sort((a, b) => a.at - b.at);

@@ -162,9 +162,11 @@ async function openVisits(
       const changes = await tracker.apply(batch.visitHits, mark);
       batch.visitHits = [];
       const slice = new TimeSlice();
-      for (const { site, delta } of changes) {
+      for (const { site, deltas } of changes) {
         if (slice.due()) await slice.pause();
-        if (delta.page !== undefined || siteTotals) batch.addVisitDelta(site, delta, deps.dimensions);
+        for (const delta of deltas) {
+          if (delta.page !== undefined || siteTotals) batch.addVisitDelta(site, delta, deps.dimensions);
+        }
       }
     },
     cached: () => tracker.cached,

@@ -4,6 +4,7 @@
  * pages as tally stores them, the first hit's dimension values, a 32-bit hash per page seen.
  */
 import type { DimensionValues } from '../dimensions/Dimension';
+import type { HitEvent } from '../events/HitEvent';
 
 export interface VisitState {
   /** The first hit's instant (epoch ms): the visit belongs to this hour, day and month. */
@@ -26,15 +27,15 @@ export interface VisitState {
 /** Beyond this many distinct pages in one visit, further pages count as seen (their `v` is not counted). */
 export const MAX_SEEN_PAGES = 64;
 
-/** A hit as visits see it: what the transitions need, nothing more. */
+/** A hit as visits see it: what the transitions need (a Hit is one, so a window's hits are not copied). */
 export interface VisitHit {
   readonly site: string;
   readonly page: string;
   readonly at: number;
   readonly count: number;
   readonly dimensions?: DimensionValues | undefined;
-  /** A custom event: interaction that extends the visit and undoes a bounce, never a pageview. */
-  readonly event: boolean;
+  /** Present (or true): a custom event, interaction that extends the visit and undoes a bounce, never a pageview. */
+  readonly event?: boolean | HitEvent | undefined;
 }
 
 /** FNV-1a over the page's UTF-16 units: a small, stable hash for the pages-seen list. */
