@@ -1,8 +1,8 @@
 /**
- * An argument declared as `@Arg` declares it, handed to the resolver as graphql-js coerced it: plain objects, not
+ * Declares an argument as `@Arg` does, but hands the resolver its value as graphql-js coerced it: plain objects, not
  * instances of the input classes. type-graphql rebuilds every input object of an `@Arg` as an instance, walking its
  * field metadata (a linear search over every input type per field) and copying each value; for `recordHits`' hundred
- * `HitInput`s that was a third as much as graphql-js's own coercion, on the path every batched hit takes. Only for
+ * `HitInput`s that cost about half as much as graphql-js's own coercion, on the path every batched hit takes. Only for
  * arguments whose classes carry no methods or getters: the resolver reads fields, nothing else.
  */
 import { createParameterDecorator } from 'type-graphql';

@@ -85,7 +85,7 @@ export class VisitTracker {
     const slice = new TimeSlice();
     const sessions = groupBySession(hits);
     const version = writeVersion(mark?.mark ?? { lane: this.unmarkedLane, seq: ++this.unmarkedSeq });
-    const deltas: SiteVisitDeltas[] = [];
+    const changes: SiteVisitDeltas[] = [];
     const written = new Map<string, Known>();
     // In `_id` order, so the chunks written one after another touch ranges of sessions in a stable order.
     let pending = [...sessions.keys()].sort();
@@ -114,7 +114,7 @@ export class VisitTracker {
         if (replayed !== undefined) {
           if (replayed.redo) {
             const { deltas: again } = advanceVisit(replayed.before, session.hits, this.options.timeoutMs);
-            deltas.push({ site: session.site, deltas: again });
+            changes.push({ site: session.site, deltas: again });
           }
           continue;
         }
@@ -139,7 +139,7 @@ export class VisitTracker {
       const lost = new Set<string>();
       for (const result of results) if (result.status === 'fulfilled') for (const id of result.value) lost.add(id);
       for (const write of writes) if (!lost.has(write.id)) written.set(write.id, { version, state: write.state });
-      for (const [id, changes] of computed) if (!lost.has(id)) deltas.push(changes);
+      for (const [id, visitor] of computed) if (!lost.has(id)) changes.push(visitor);
       pending = [...lost];
       if (pending.length > 0) stored = await this.store.read(pending);
       for (const id of pending) if (!stored.has(id)) this.cache.delete(id);
@@ -147,7 +147,7 @@ export class VisitTracker {
     const now = this.options.clock();
     for (const [id, known] of written) this.remember(id, { ...known, writtenAt: now });
     this.forget(now - (this.options.forgetAfterMs ?? this.options.timeoutMs));
-    return deltas;
+    return changes;
   }
 
   /** Sessions remembered now (the metrics). */
