@@ -14,7 +14,10 @@ export interface Sample {
   /** Client-side errors by code (GraphQL code, HTTP status, NO_ANSWER, CLIENT_BACKLOG, LIVE_ENDED). */
   readonly errors: Readonly<Record<string, number>>;
   readonly liveMessages: number;
+  /** Live heap after the server's last major GC, outside the young generation (InspectorProbe). */
   readonly heapAfterGcMb: number;
+  /** Whether the server ran no major GC in the interval, so the reading forced one (a pause in its latencies). */
+  readonly heapGcForced?: boolean;
   readonly rssMb: number;
   readonly eventLoopP99Ms: number;
   readonly eventLoopMaxMs: number;

@@ -75,8 +75,9 @@ export function renderSoakReport(context: ReportContext): string {
       'Other processes may share it.',
     `- Server: the built server as a child process (\`node dist/src/main.js\`) on a loopback port, without keys, ` +
       `\`INGEST_ACK=${serverAck(options)}\`${serverEnvNote(options)}; the ` +
-      "heap is read after a full GC through the V8 inspector (`--inspect` on loopback) once per sample, so each GC's " +
-      "pause is in that sample's latencies. RSS and event-loop delay come from the server's /metrics.",
+      "live heap is read through the V8 inspector (`--inspect` on loopback): what the server's own last major GC left " +
+      `outside the young generation (a GC is forced only in a sample without one: ${result.samples.filter((s) => s.heapGcForced).length} ` +
+      "here). RSS and event-loop delay come from the server's /metrics.",
     `- Traffic, open loop (each latency runs from when its request was due): \`recordHit\` at the rate below on ` +
       `${fmt(options.pages)} Zipf-popular pages, a fifth with \`at\` in the last hour, ${options['keyed-percent']} % with an ` +
       `idempotency key, visitors ${options.visitors > 0 ? `from ${fmt(options.visitors)} ids` : 'not sent'}, dimension ` +

@@ -15,6 +15,7 @@ import { startServer } from '../shared/serverProcess';
 import type { DatabaseTarget } from '../shared/target';
 import { driveLoad } from './driveLoad';
 import { InspectorProbe } from './InspectorProbe';
+import type { MemoryReading } from './InspectorProbe';
 import { readMetrics } from './ServerMetrics';
 import type { MetricsReading } from './ServerMetrics';
 import type { RampStep, Sample } from './Sample';
@@ -30,7 +31,7 @@ const SETTLE_MS = 15_000;
 /** The whole soak: every window's requests together; event-loop figures are the worst sample's. */
 export type SoakTotal = Omit<
   Sample,
-  'phase' | 'minute' | 'heapAfterGcMb' | 'rssMb' | 'documentCacheMb' | 'visitSessionsCached'
+  'phase' | 'minute' | 'heapAfterGcMb' | 'heapGcForced' | 'rssMb' | 'documentCacheMb' | 'visitSessionsCached'
 >;
 
 export interface SoakResult {
@@ -145,13 +146,13 @@ export async function runSoak(
           options['sample-seconds'],
           before,
           metrics,
-          memory.heapUsed,
+          memory,
         );
         before = metrics;
         samples.push(sample);
         log(
           `  ${sample.minute.toFixed(1)} min: ${sample.achieved.toFixed(0)}/s, p99 ${sample.hits.p99.toFixed(0)} ms, p99.9 ${sample.hits.p999.toFixed(0)} ms, ` +
-            `${Object.values(sample.errors).reduce((a, b) => a + b, 0)} errors, heap ${sample.heapAfterGcMb.toFixed(1)} MB, RSS ${sample.rssMb.toFixed(0)} MB`,
+            `${Object.values(sample.errors).reduce((a, b) => a + b, 0)} errors, heap ${sample.heapAfterGcMb.toFixed(1)} MB${sample.heapGcForced ? ' (GC forced)' : ''}, RSS ${sample.rssMb.toFixed(0)} MB`,
         );
       }
       const total = summarize(mergeWindows(windows), samples, soakRate, options.minutes * 60);
@@ -196,7 +197,7 @@ function toSample(
   seconds: number,
   before: MetricsReading,
   after: MetricsReading,
-  heapUsed: number,
+  memory: MemoryReading,
 ): Sample {
   const hits = window.figures('hit');
   const unavailable: Record<string, number> = {};
@@ -213,7 +214,8 @@ function toSample(
     dashboards: window.figures('dashboard'),
     errors: Object.fromEntries(window.errors),
     liveMessages: window.liveMessages,
-    heapAfterGcMb: heapUsed / MB,
+    heapAfterGcMb: memory.heapUsed / MB,
+    heapGcForced: memory.forced,
     rssMb: after.rss / MB,
     eventLoopP99Ms: after.eventLoopP99Ms,
     eventLoopMaxMs: after.eventLoopMaxMs,

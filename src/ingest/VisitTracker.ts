@@ -102,7 +102,7 @@ export class VisitTracker {
       // Each chunk is sent as soon as it is computed, so the database stores one while the next is computed.
       const sending: Array<Promise<Set<string>>> = [];
       const send = () => {
-        sending.push(this.store.write(chunk, mark, version, this.options.clock()));
+        sending.push(this.store.write(chunk, mark, version, this.options.clock(), slice));
         chunk = [];
       };
       const computed = new Map<string, SiteVisitDeltas>();

@@ -39,6 +39,8 @@ const MIN_PART_DOCUMENTS = 50;
 /** Pauses between re-sends of a window the database refused; the last one repeats. */
 const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [100, 500, 2_000, 5_000];
 const DEFAULT_CLOSE_GRACE_MS = 0;
+/** Shorter pauses between a window's parts are not worth a timer. */
+const MIN_PAUSE_MS = 5;
 
 /** A request with an idempotency key, as logged: its ledger claim and its hits. */
 interface KeyedHits {
@@ -102,6 +104,14 @@ export interface WindowCommitterOptions {
    * stays in the log for the next start).
    */
   readonly closeGraceMs?: number | undefined;
+  /**
+   * Spreads a window's counter parts over this share of FLUSH_WINDOW_MS (0 or absent: back to back), pausing after a
+   * part at most as long as it took. Written back to back, a busy window keeps the database (and tally, which
+   * prepares the parts) saturated for seconds, and the requests answered meanwhile queue behind it: at 1,000 recordHit/s
+   * on two cores shared with FerretDB, p99 went from about 0.2 s between windows to 1–2.5 s during them. Nobody waits on
+   * a window's write: a drain, a close and a window that would end late go back to back.
+   */
+  readonly spreadShare?: number | undefined;
 }
 
 export class WindowCommitter {
@@ -127,6 +137,10 @@ export class WindowCommitter {
   private closeBy = 0;
   /** Documents per bulk write now: INGEST_MAX_FLUSH_DOCUMENTS, halved after a refusal (writeWindow). */
   private partDocuments: number;
+  /** drain() calls running: while any does, parts go back to back (spreadShare). */
+  private draining = 0;
+  /** Ends the pauses between parts now (a drain or close started). */
+  private readonly wakers = new Set<() => void>();
 
   private constructor(private readonly options: WindowCommitterOptions) {
     this.open = options.newBatch();
@@ -176,6 +190,16 @@ export class WindowCommitter {
   /** Seals the open window now and resolves once every durable hit is written to the database. */
   async drain(): Promise<void> {
     this.stopTimers();
+    this.draining += 1;
+    this.wake();
+    try {
+      await this.drainNow();
+    } finally {
+      this.draining -= 1;
+    }
+  }
+
+  private async drainNow(): Promise<void> {
     for (;;) {
       await this.log.settled();
       if (this.sealing) await this.sealing;
@@ -194,6 +218,7 @@ export class WindowCommitter {
     this.closing = true;
     this.closeBy = Date.now() + (this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
     this.stopTimers();
+    this.wake();
     clearTimeout(this.checkpointTimer);
     try {
       await this.drain();
@@ -371,7 +396,8 @@ export class WindowCommitter {
       .filter((batch) => batch.documents > 0)
       .map((batch) => batch.split(this.partDocuments));
     if (lanes.length === 0) lanes.push([window.batch]);
-    const writeLanes = () => Promise.allSettled(lanes.map((queue) => this.writeLane(window, queue, mark)));
+    const writeBy = performance.now() + (this.options.spreadShare ?? 0) * this.options.windowMs;
+    const writeLanes = () => Promise.allSettled(lanes.map((queue) => this.writeLane(window, queue, mark, writeBy)));
     const { turn } = this.options;
     // Every lane settles before the window is decided: a failure never leaves a write in flight behind it.
     const results = await (turn ? turn(writeLanes) : writeLanes());
@@ -382,16 +408,18 @@ export class WindowCommitter {
   }
 
   /** Writes a lane's parts one after the other; resolves with whether the database refused any (and was re-sent). */
-  private async writeLane(window: Window, queue: CounterBatch[], mark: FlushMark): Promise<boolean> {
+  private async writeLane(window: Window, queue: CounterBatch[], mark: FlushMark, writeBy: number): Promise<boolean> {
     let refused = false;
     for (let attempt = 0; queue.length > 0;) {
       const part = queue[0] as CounterBatch;
+      const started = performance.now();
       const written = this.writePart(part, mark);
       const following = queue[1];
       if (following !== undefined) this.prebuildSoon(following, mark);
       if (await written) {
         queue.shift();
         attempt = 0;
+        await this.pause(performance.now() - started, queue.length, writeBy);
         continue;
       }
       refused = true;
@@ -410,6 +438,29 @@ export class WindowCommitter {
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
     return refused;
+  }
+
+  /**
+   * After a part that took `partMs`, with `left` parts still to go in its lane: a pause of at most `partMs`, as long
+   * as the lane still ends by `writeBy` if every part left takes as long as this one.
+   */
+  private async pause(partMs: number, left: number, writeBy: number): Promise<void> {
+    if (left === 0 || this.closing || this.draining > 0) return;
+    const pause = Math.min(partMs, (writeBy - performance.now() - left * partMs) / left);
+    if (pause < MIN_PAUSE_MS) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, pause);
+      this.wakers.add(done);
+    });
+  }
+
+  private wake(): void {
+    for (const done of [...this.wakers]) done();
   }
 
   /**

@@ -59,6 +59,11 @@ import { TimeSlice } from '../time/TimeSlice';
  * and the re-send (skipped per document by the mark) repeats its cost. About a second of work on a busy FerretDB.
  */
 const WINDOW_PART_DOCUMENTS = 500;
+/**
+ * The share of FLUSH_WINDOW_MS a window's counter parts are spread over (WindowCommitter's spreadShare): most of the
+ * window, with room left for its visits and for a window that takes longer than the last.
+ */
+const WINDOW_WRITE_SPREAD = 0.6;
 /** Pages each preallocation planner tracks at most. */
 const MAX_TRACKED_PAGES = 1_000_000;
 /** Where expiry is a sweep, it runs this often unless told otherwise (SWEEP_INTERVAL_MS); so do salt deletions. */
@@ -316,6 +321,7 @@ export async function openHitPipeline(
         windowMs: options.ingestLog.windowMs,
         idleMs: options.ingestLog.idleMs,
         maxWriteDocuments: Math.min(settings.ingest.maxFlushDocuments, WINDOW_PART_DOCUMENTS),
+        spreadShare: WINDOW_WRITE_SPREAD,
         newBatch,
         prepare: visits?.prepare,
         // A window's claim is never taken over (KeyedRequests): it is leased for as long as the entry lives.

@@ -161,6 +161,51 @@ describe('WindowCommitter', () => {
     await windows.close();
   });
 
+  it("spreads a window's parts over its share of the window, and goes back to back when late or drained", async () => {
+    // Four parts of a 2-s window, each 100 ms with the database (the fake clock).
+    const pages = Array.from({ length: 12 }, (_, i) => hit(`/p${i}`));
+    const run = async (spreadShare: number, drive: (windows: WindowCommitter, starts: number[]) => Promise<void>) => {
+      const starts: number[] = [];
+      const windows = await WindowCommitter.open({
+        dir: mkdtempSync(join(tmpdir(), 'tally-windows-')),
+        windowMs: 2_000,
+        maxWriteDocuments: 7,
+        newBatch: () => new CounterBatch({ siteTotals: true }),
+        write: async () => {
+          starts.push(performance.now());
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        },
+        logger,
+        spreadShare,
+      });
+      await windows.submit(pages);
+      await drive(windows, starts);
+      expect(starts).toHaveLength(4);
+      expect(windows.pendingWindows).toBe(0);
+      await windows.close();
+      return starts.slice(1).map((at, i) => at - (starts[i] as number));
+    };
+    const byTimer = async (windows: WindowCommitter, starts: number[]) => {
+      await jest.advanceTimersByTimeAsync(2_000);
+      await until(() => starts.length === 4 && windows.pendingWindows === 0, 'the window', 10);
+    };
+    // A pause as long as the part before it, while the lane still ends within the share.
+    expect(await run(1, byTimer)).toEqual([200, 200, 200]);
+    // 200 ms for four parts of 100 ms: no time to spare, no pause.
+    expect(await run(0.1, byTimer)).toEqual([100, 100, 100]);
+    // A drain wakes a pause and writes the rest back to back.
+    const drainedInPause = await run(1, async (windows, starts) => {
+      await jest.advanceTimersByTimeAsync(2_000);
+      await until(() => starts.length === 1, 'the first part', 0);
+      await jest.advanceTimersByTimeAsync(150);
+      const draining = windows.drain();
+      await until(() => starts.length === 4, 'the other parts', 10);
+      await jest.advanceTimersByTimeAsync(100);
+      await draining;
+    });
+    expect(drainedInPause).toEqual([150, 100, 100]);
+  });
+
   it('writes minute documents in a lane beside the others, both in one turn, every part under the mark', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
     const events: string[] = [];
