@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 
 export interface MemoryReading {
   /** Bytes live after the last major GC, outside the young generation. */
-  readonly heapUsed: number;
+  readonly liveBytes: number;
   readonly rss: number;
   /** Whether this reading forced a full GC (and paused the server for it). */
   readonly forced: boolean;
@@ -86,7 +86,7 @@ export class InspectorProbe {
       read = JSON.parse(await this.evaluate(READ)) as typeof read;
     }
     this.majorsSeen = read.majors;
-    return { heapUsed: read.liveBytes, rss: read.rss, forced };
+    return { liveBytes: read.liveBytes, rss: read.rss, forced };
   }
 
   private async evaluate(expression: string): Promise<string> {

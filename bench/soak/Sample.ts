@@ -17,7 +17,7 @@ export interface Sample {
   /** Live heap after the server's last major GC, outside the young generation (InspectorProbe). */
   readonly heapAfterGcMb: number;
   /** Whether the server ran no major GC in the interval, so the reading forced one (a pause in its latencies). */
-  readonly heapGcForced?: boolean;
+  readonly heapGcForced: boolean;
   readonly rssMb: number;
   readonly eventLoopP99Ms: number;
   readonly eventLoopMaxMs: number;

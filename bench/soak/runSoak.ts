@@ -214,7 +214,7 @@ function toSample(
     dashboards: window.figures('dashboard'),
     errors: Object.fromEntries(window.errors),
     liveMessages: window.liveMessages,
-    heapAfterGcMb: memory.heapUsed / MB,
+    heapAfterGcMb: memory.liveBytes / MB,
     heapGcForced: memory.forced,
     rssMb: after.rss / MB,
     eventLoopP99Ms: after.eventLoopP99Ms,

@@ -218,7 +218,6 @@ export class WindowCommitter {
     this.closing = true;
     this.closeBy = Date.now() + (this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
     this.stopTimers();
-    this.wake();
     clearTimeout(this.checkpointTimer);
     try {
       await this.drain();
