@@ -55,6 +55,7 @@ export async function startApp(
           dataDir: config.embeddedDataDir,
           logger,
           now: clock(),
+          niceness: config.embeddedNiceness,
         })
       : undefined;
   const uri = config.mongodbUri ?? (embedded as EmbeddedDatabase).uri;

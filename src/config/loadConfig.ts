@@ -19,6 +19,7 @@ import {
   MAX_DIMENSION_FIELD_BYTES,
 } from '../store/dimensionDocumentBytes';
 import type { EmbeddedEngine } from '../store/embedded/EmbeddedDatabase';
+import { MAX_NICENESS } from '../store/embedded/lowerPriority';
 import type { RetentionSettings } from '../time/retentionCutoffs';
 import { parseTrustProxy } from './parseTrustProxy';
 import type { TrustProxy } from './parseTrustProxy';
@@ -41,6 +42,11 @@ export interface Config {
   readonly maxUpdatesPerCommand: number | undefined;
   /** Where the embedded server keeps its files; undefined means a temporary directory removed on exit. */
   readonly embeddedDataDir: string | undefined;
+  /**
+   * TALLY_EMBEDDED_NICE: the embedded server's nice value (0–19). Default 10 with INGEST_ACK=log, where nobody waits
+   * on its writes, so a busy machine runs tally's requests first; 0 with INGEST_ACK=database.
+   */
+  readonly embeddedNiceness: number;
   readonly logLevel: LogLevel;
   readonly introspection: boolean;
   readonly playground: boolean;
@@ -207,6 +213,12 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 const NODE_ENVS: readonly NodeEnv[] = ['development', 'production', 'test'];
 const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
 const TARGETINGS: readonly DocumentTargeting[] = ['auto', 'shardKey', 'idOnly'];
+/**
+ * Measured at 1,000 recordHit/s on 2 cores (docs/benchmarks.md, "The embedded database behind tally's requests"): at
+ * 10 the kernel gives the database about a tenth of what it gives tally when both want the same core, and the whole
+ * of any core tally leaves idle.
+ */
+const EMBEDDED_LOG_NICENESS = 10;
 
 export function loadConfig(env: Env = process.env): Config {
   const config = readConfig(env);
@@ -236,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
 function readConfig(env: Env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const dev = nodeEnv !== 'production';
+  const ack = oneOf(env, 'INGEST_ACK', INGEST_ACKS, env.MONGODB_URI ? 'database' : 'log');
   return {
     nodeEnv,
     host: nonEmpty(env, 'HOST', '127.0.0.1'),
@@ -246,6 +259,7 @@ function readConfig(env: Env): Config {
     documentTargeting: oneOf(env, 'DOCUMENT_TARGETING', TARGETINGS, 'auto'),
     maxUpdatesPerCommand: optionalInteger(env, 'WRITE_MAX_UPDATES_PER_COMMAND', 1, 100_000),
     embeddedDataDir: env.TALLY_DATA_DIR === '' ? undefined : (env.TALLY_DATA_DIR ?? './data'),
+    embeddedNiceness: integer(env, 'TALLY_EMBEDDED_NICE', ack === 'log' ? EMBEDDED_LOG_NICENESS : 0, 0, MAX_NICENESS),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     introspection: boolean(env, 'GRAPHQL_INTROSPECTION', dev),
     playground: boolean(env, 'GRAPHQL_PLAYGROUND', dev),
@@ -264,7 +278,7 @@ function readConfig(env: Env): Config {
       writeConcern: writeConcern(env, 'MONGODB_WRITE_CONCERN'),
       preallocate: boolean(env, 'PREALLOCATE', false),
       // The embedded default keeps its log beside its database, on the same disk; a MONGODB_URI instance may have none.
-      ack: oneOf(env, 'INGEST_ACK', INGEST_ACKS, env.MONGODB_URI ? 'database' : 'log'),
+      ack,
       // Measured (docs/benchmarks.md, "The window's length"): 10 s writes busy documents a fifth as often as 2 s did.
       windowMs: integer(env, 'FLUSH_WINDOW_MS', 10_000, 10, 60_000),
       idleMs: integer(env, 'FLUSH_IDLE_MS', 1_000, 0, 60_000),

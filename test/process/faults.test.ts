@@ -9,7 +9,14 @@ import net from 'node:net';
 import path from 'node:path';
 import { createLogger } from '../../src/logging/createLogger';
 import { startFerretdb } from '../../src/store/embedded/startFerretdb';
-import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
+import {
+  assertBuilt,
+  startServer,
+  stopWith,
+  temporaryDataDir,
+  threadNiceness,
+  waitUntilServing,
+} from '../support/serverProcess';
 import type { ServerProcess } from '../support/serverProcess';
 import { waitFor } from '../support/waitFor';
 
@@ -18,6 +25,9 @@ jest.setTimeout(120_000);
 
 const started: ServerProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
+
+/** Linux keeps a nice value per thread, readable in /proc. */
+const PER_THREAD_NICENESS = fs.existsSync('/proc/self/task');
 
 function start(env: Record<string, string>): ServerProcess {
   const server = startServer(env);
@@ -166,6 +176,8 @@ describe('database faults, on the real processes', () => {
       process.kill(victim, 'SIGKILL');
       await server.waitForLog((line) => line.msg === 'embedded FerretDB restarted');
       expect(server.ferretdbPid()).not.toBe(victim);
+      // INGEST_ACK=database (these tests'): requests wait on the database, so it keeps the default priority.
+      if (PER_THREAD_NICENESS) expect(new Set(threadNiceness(server.ferretdbPid()))).toEqual(new Set([0]));
       const restartedAt = tally.acknowledged;
       await acknowledged(server, tally, restartedAt + 200, '200 more acknowledged hits after the restart');
     } finally {

@@ -183,6 +183,15 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** The nice value of each thread of `pid` (field 19 of /proc/<pid>/task/<tid>/stat; Linux). */
+export function threadNiceness(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces: count fields after its closing one (field 3 on).
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]);
+  });
+}
+
 /** Every process below `pid`, from /proc (Linux). */
 export function descendantPids(pid: number): number[] {
   const found: number[] = [];

@@ -21,6 +21,8 @@ export async function startEmbeddedDatabase(options: {
   dataDir: string | undefined;
   logger: Logger;
   now: number;
+  /** The server's nice value (lowerPriority); 0 or undefined: the default priority. */
+  niceness?: number | undefined;
 }): Promise<EmbeddedDatabase> {
   const { logger, now } = options;
   const dataDir = options.dataDir === undefined ? undefined : path.resolve(options.dataDir);
@@ -52,7 +54,7 @@ export async function startEmbeddedDatabase(options: {
 
 async function startChosen(
   choice: Extract<EngineChoice, { start: unknown }>,
-  options: { dataDir: string | undefined; logger: Logger },
+  options: { dataDir: string | undefined; logger: Logger; niceness?: number | undefined },
   refusal: (reason: string) => string,
 ): Promise<EmbeddedDatabase> {
   if (choice.start === 'ferretdb') return startFerretdb(options);

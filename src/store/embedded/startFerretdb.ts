@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import type { Logger } from '../../logging/createLogger';
 import type { EmbeddedDatabase } from './EmbeddedDatabase';
 import { binaryVersion } from './binaryVersion';
+import { lowerPriority } from './lowerPriority';
 import { projectRoot } from '../../projectRoot';
 
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -36,6 +37,8 @@ export async function startFerretdb(options: {
   port?: number;
   /** A FerretDB executable to run instead of the patched build (the benchmarks compare builds). */
   binary?: string | undefined;
+  /** The server's nice value (lowerPriority); 0 or undefined: the default priority. */
+  niceness?: number | undefined;
 }): Promise<EmbeddedDatabase> {
   const { logger } = options;
   const binary = options.binary ?? (await ferretdbBinary());
@@ -45,12 +48,16 @@ export async function startFerretdb(options: {
     : path.resolve(options.dataDir as string, 'ferretdb');
   fs.mkdirSync(dir, { recursive: true });
 
-  let current = await launch(binary, dir, options.port ?? 0, logger);
+  const niceness = options.niceness ?? 0;
+  let current = await launch(binary, dir, options.port ?? 0, logger, niceness);
   let stopping: Promise<void> | undefined;
   let restarts = 0;
   let delay = RESTART_FIRST_DELAY_MS;
   const port = current.port;
-  logger.info({ port, dataDir: temporary ? '(temporary)' : dir, pid: current.child.pid }, 'embedded FerretDB started');
+  logger.info(
+    { port, dataDir: temporary ? '(temporary)' : dir, pid: current.child.pid, niceness },
+    'embedded FerretDB started',
+  );
 
   const supervise = (started: Started): void => {
     const since = Date.now();
@@ -64,7 +71,7 @@ export async function startFerretdb(options: {
         delay = Math.min(RESTART_MAX_DELAY_MS, delay * 2);
         if (stopping) return;
         try {
-          current = await launch(binary, dir, port, logger);
+          current = await launch(binary, dir, port, logger, niceness);
           restarts += 1;
           logger.info({ port, restarts, pid: current.child.pid }, 'embedded FerretDB restarted');
           supervise(current);
@@ -102,7 +109,7 @@ export async function startFerretdb(options: {
 /** Go's GC target for the embedded FerretDB (see launch). */
 const EMBEDDED_GOGC = '400';
 
-async function launch(binary: string, dir: string, port: number, logger: Logger): Promise<Started> {
+async function launch(binary: string, dir: string, port: number, logger: Logger, niceness: number): Promise<Started> {
   const args = [
     '--handler=sqlite',
     // FerretDB wants a directory URL ending in "/". synchronous(normal): in WAL mode a commit is durable against a
@@ -147,6 +154,8 @@ async function launch(binary: string, dir: string, port: number, logger: Logger)
     child.once('error', fail);
     void exited.then(() => fail(new Error(`FerretDB exited with code ${child.exitCode} before listening`)));
   });
+  // Once it listens: its threads exist by then, and the ones it starts later take their creator's priority.
+  if (niceness > 0 && child.pid !== undefined) lowerPriority(child.pid, niceness);
   // Keep draining its output so a chatty server never blocks on a full pipe.
   child.stdout.removeAllListeners('data');
   child.stderr.removeAllListeners('data');

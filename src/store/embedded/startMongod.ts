@@ -8,6 +8,7 @@ import type { MongoMemoryServer } from 'mongodb-memory-server-core';
 import type { Logger } from '../../logging/createLogger';
 import type { EmbeddedDatabase } from './EmbeddedDatabase';
 import { binaryVersion } from './binaryVersion';
+import { lowerPriority } from './lowerPriority';
 import { projectRoot } from '../../projectRoot';
 
 const DOWNLOAD_RETRY_MS = 24 * 60 * 60 * 1000;
@@ -50,7 +51,12 @@ export function mongodRecentlyUnavailable(now: number): boolean {
   }
 }
 
-export async function startMongod(options: { dataDir: string | undefined; logger: Logger }): Promise<EmbeddedDatabase> {
+export async function startMongod(options: {
+  dataDir: string | undefined;
+  logger: Logger;
+  /** The server's nice value (lowerPriority); 0 or undefined: the default priority. */
+  niceness?: number | undefined;
+}): Promise<EmbeddedDatabase> {
   const systemBinary = mongodOnPath();
   const dbPath = options.dataDir === undefined ? undefined : path.resolve(options.dataDir, 'mongod');
   const created = dbPath !== undefined && !fs.existsSync(dbPath);
@@ -72,12 +78,19 @@ export async function startMongod(options: { dataDir: string | undefined; logger
     }
     throw error;
   }
-  options.logger.info({ uri: server.getUri(), dbPath: dbPath ?? '(temporary)' }, 'embedded mongod started');
+  const pid = server.instanceInfo?.instance.mongodProcess?.pid;
+  const niceness = options.niceness ?? 0;
+  if (niceness > 0 && pid !== undefined) lowerPriority(pid, niceness);
+  options.logger.info(
+    { uri: server.getUri(), dbPath: dbPath ?? '(temporary)', pid, niceness },
+    'embedded mongod started',
+  );
   const binary = systemBinary ?? (await installedMongod())?.path;
   return {
     uri: server.getUri(),
     engine: 'mongod',
     version: binary === undefined ? undefined : binaryVersion(binary),
+    pid: () => pid,
     async stop() {
       // Keep a persistent dbPath's files: `npm start` data must survive a restart.
       await server.stop({ doCleanup: dbPath === undefined, force: false });
