@@ -24,6 +24,8 @@ export interface DatabaseTarget {
   /** The label plus backend details, for the report's header. */
   readonly description: string;
   readonly embedded: boolean;
+  /** The nice value the embedded server runs at (0 when not embedded). */
+  readonly niceness: number;
   /** The executable we started, when we started one from a given path. */
   readonly binary?: string;
   /** CPU seconds the database server process has used so far, when we started it and the OS tells. */
@@ -36,6 +38,8 @@ export interface TargetSpec {
   readonly uri?: string | undefined;
   /** Start this FerretDB executable (embedded, temporary data directory). */
   readonly ferretdbBinary?: string | undefined;
+  /** The embedded server's nice value, as the server gives its own (TALLY_EMBEDDED_NICE); default 0. */
+  readonly niceness?: number | undefined;
 }
 
 export async function openTarget(spec: TargetSpec): Promise<DatabaseTarget> {
@@ -44,8 +48,14 @@ export async function openTarget(spec: TargetSpec): Promise<DatabaseTarget> {
   if (spec.uri === undefined) {
     embedded =
       spec.ferretdbBinary === undefined
-        ? await startEmbeddedDatabase({ engine: 'auto', dataDir: undefined, logger, now: Date.now() })
-        : await startFerretdb({ dataDir: undefined, logger, binary: spec.ferretdbBinary });
+        ? await startEmbeddedDatabase({
+            engine: 'auto',
+            dataDir: undefined,
+            logger,
+            now: Date.now(),
+            niceness: spec.niceness,
+          })
+        : await startFerretdb({ dataDir: undefined, logger, binary: spec.ferretdbBinary, niceness: spec.niceness });
   }
   const resolved = spec.uri ?? (embedded as EmbeddedDatabase).uri;
   const probe = new MongoClient(resolved, { maxPoolSize: 1, serverSelectionTimeoutMS: 10_000 });
@@ -79,6 +89,7 @@ export async function openTarget(spec: TargetSpec): Promise<DatabaseTarget> {
     label,
     description: `${engine.name} ${engine.version}${detail}${embedded ? ', embedded' : ''}`,
     embedded: embedded !== undefined,
+    niceness: embedded === undefined ? 0 : (spec.niceness ?? 0),
     ...(spec.ferretdbBinary === undefined ? {} : { binary: spec.ferretdbBinary }),
     cpuSeconds: () => processCpuSeconds(pid()),
     stop: async () => {

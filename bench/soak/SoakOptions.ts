@@ -54,3 +54,8 @@ export function parseSoakOptions(argv: readonly string[]): SoakOptions {
   if (options['soak-percent'] > 100) throw new Error(`--soak-percent needs 1–100, got ${options['soak-percent']}`);
   return options;
 }
+
+/** `--server-env` as an environment: NAME → VALUE. */
+export function serverEnv(options: SoakOptions): Record<string, string> {
+  return Object.fromEntries(options['server-env'].map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+}

@@ -6,20 +6,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { loadConfig } from '../../src/config/loadConfig';
 import { projectRoot } from '../../src/projectRoot';
 import { openTarget } from '../shared/target';
 import { runStamp } from '../suite/runStamp';
 import { renderSoakReport } from './renderSoakReport';
 import { runSoak } from './runSoak';
 import { soakCharts } from './soakCharts';
-import { parseSoakOptions } from './SoakOptions';
+import { parseSoakOptions, serverEnv } from './SoakOptions';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const options = parseSoakOptions(argv);
   const began = Date.now();
   const uri = process.env.MONGODB_URI || undefined;
-  const target = await openTarget({ uri });
+  // The nice value the server would give its own embedded server with this mode and environment (TALLY_EMBEDDED_NICE).
+  const niceness = loadConfig({ ...serverEnv(options), INGEST_ACK: options['ingest-ack'] }).embeddedNiceness;
+  const target = await openTarget({ uri, niceness });
   const stamp = runStamp(new Date(began).toISOString());
   const dbName = `soak_${stamp}`;
   console.log(`soak benchmark on ${target.label} (database ${dbName})`);

@@ -70,7 +70,7 @@ export function renderSoakReport(context: ReportContext): string {
     '',
   );
   lines.push(
-    `- Engine: **${target.description}**, ${target.embedded ? 'started by the benchmark (MONGODB_URI unset)' : 'at MONGODB_URI'}.`,
+    `- Engine: **${target.description}**, ${target.embedded ? `started by the benchmark (MONGODB_URI unset) at nice ${target.niceness}, as the server starts its own (\`TALLY_EMBEDDED_NICE\`)` : 'at MONGODB_URI'}.`,
     `- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, Node ${process.version}, ${os.platform()} ${os.release()}. ` +
       'Other processes may share it.',
     `- Server: the built server as a child process (\`node dist/src/main.js\`) on a loopback port, without keys, ` +

@@ -21,6 +21,7 @@ import type { MetricsReading } from './ServerMetrics';
 import type { RampStep, Sample } from './Sample';
 import { SoakClient } from './SoakClient';
 import type { SoakOptions } from './SoakOptions';
+import { serverEnv } from './SoakOptions';
 import { SOAK_SITE, SoakTraffic } from './SoakTraffic';
 import { mergeWindows, Window } from './Window';
 
@@ -61,7 +62,7 @@ export async function runSoak(
   const env = {
     INGEST_ACK: options['ingest-ack'],
     ...(logDir ? { INGEST_LOG_DIR: logDir } : {}),
-    ...Object.fromEntries(options['server-env'].map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
+    ...serverEnv(options),
   };
   const server = await startServer('child', {
     uri: target.uri,
