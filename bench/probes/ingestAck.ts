@@ -17,6 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BSON, MongoClient } from 'mongodb';
+import { loadConfig } from '../../src/config/loadConfig';
 import { GraphqlClient } from '../shared/GraphqlClient';
 import { hitInputs } from '../shared/hitInputs';
 import { parseOptions } from '../shared/options';
@@ -159,11 +160,16 @@ async function sessionBytes(uri: string, dbName: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const target = await openTarget({ uri: process.env.MONGODB_URI });
+  // Log mode alone: the embedded database at the nice value the server gives its own then (TALLY_EMBEDDED_NICE, which
+  // the environment may set); both modes share one database, which then keeps the default.
+  const logOnly = options['log-only'] || options.visits;
+  const { TALLY_EMBEDDED_NICE } = process.env;
+  const niceness = logOnly ? loadConfig({ INGEST_ACK: 'log', TALLY_EMBEDDED_NICE }).embeddedNiceness : 0;
+  const target = await openTarget({ uri: process.env.MONGODB_URI, niceness });
   try {
     const kind = options.backfill ? 'backfill (30 days)' : 'live (last hour)';
     process.stdout.write(
-      `${target.label}; ${options.hits} hits, ${options.pages} pages, ${kind}, batches of ${options.batch} from ` +
+      `${target.label}${target.embedded ? ` at nice ${target.niceness}` : ''}; ${options.hits} hits, ${options.pages} pages, ${kind}, batches of ${options.batch} from ` +
         `${options.clients} clients, FLUSH_WINDOW_MS=${options['window-ms']}\n`,
     );
     const rows = [];

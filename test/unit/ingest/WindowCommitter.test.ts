@@ -161,7 +161,7 @@ describe('WindowCommitter', () => {
     await windows.close();
   });
 
-  it("spreads a window's parts over its share of the window, and goes back to back when late or drained", async () => {
+  it("spreads a window's parts over its share of the window while hits arrive, and goes back to back when late, drained or quiet", async () => {
     // Four parts of a 2-s window, each 100 ms with the database (the fake clock).
     const pages = Array.from({ length: 12 }, (_, i) => hit(`/p${i}`));
     const run = async (spreadShare: number, drive: (windows: WindowCommitter, starts: number[]) => Promise<void>) => {
@@ -185,17 +185,28 @@ describe('WindowCommitter', () => {
       await windows.close();
       return starts.slice(1).map((at, i) => at - (starts[i] as number));
     };
-    const byTimer = async (windows: WindowCommitter, starts: number[]) => {
-      await jest.advanceTimersByTimeAsync(2_000);
+    // Sealed by its timer, a hit logged 100 ms before (on a page already in the window: the same four parts).
+    const whileHitsArrive = async (windows: WindowCommitter, starts: number[]) => {
+      await jest.advanceTimersByTimeAsync(1_900);
+      await windows.submit([hit('/p0')]);
+      await jest.advanceTimersByTimeAsync(100);
       await until(() => starts.length === 4 && windows.pendingWindows === 0, 'the window', 10);
     };
     // A pause as long as the part before it, while the lane still ends within the share.
-    expect(await run(1, byTimer)).toEqual([200, 200, 200]);
+    expect(await run(1, whileHitsArrive)).toEqual([200, 200, 200]);
     // 200 ms for four parts of 100 ms: no time to spare, no pause.
-    expect(await run(0.1, byTimer)).toEqual([100, 100, 100]);
+    expect(await run(0.1, whileHitsArrive)).toEqual([100, 100, 100]);
+    // No hit for the last 2 s: nobody's request waits behind the parts.
+    const quiet = async (windows: WindowCommitter, starts: number[]) => {
+      await jest.advanceTimersByTimeAsync(2_000);
+      await until(() => starts.length === 4 && windows.pendingWindows === 0, 'the window', 10);
+    };
+    expect(await run(1, quiet)).toEqual([100, 100, 100]);
     // A drain wakes a pause and writes the rest back to back.
     const drainedInPause = await run(1, async (windows, starts) => {
-      await jest.advanceTimersByTimeAsync(2_000);
+      await jest.advanceTimersByTimeAsync(1_900);
+      await windows.submit([hit('/p0')]);
+      await jest.advanceTimersByTimeAsync(100);
       await until(() => starts.length === 1, 'the first part', 0);
       await jest.advanceTimersByTimeAsync(150);
       const draining = windows.drain();
