@@ -214,9 +214,9 @@ const NODE_ENVS: readonly NodeEnv[] = ['development', 'production', 'test'];
 const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
 const TARGETINGS: readonly DocumentTargeting[] = ['auto', 'shardKey', 'idOnly'];
 /**
- * Measured at 1,000 recordHit/s on 2 cores (docs/benchmarks.md, "The embedded database behind tally's requests"): at
- * 10 the kernel gives the database about a tenth of what it gives tally when both want the same core, and the whole
- * of any core tally leaves idle.
+ * At 10 the kernel gives the database about a tenth of what it gives tally when both want the same core, and the whole
+ * of any core tally leaves idle: the soak at 1,000 recordHit/s held with it and not without (docs/benchmarks.md, "The
+ * database behind the requests").
  */
 const EMBEDDED_LOG_NICENESS = 10;
 

@@ -45,7 +45,7 @@ const MIN_PAUSE_MS = 5;
  * No hit logged for this long: no request is waiting behind a window's parts, so they go back to back. The window
  * sealed after a burst (by FLUSH_IDLE_MS) is the one whose readers wait to see the burst counted.
  */
-const QUIET_MS = 1_000;
+const DEFAULT_QUIET_MS = 1_000;
 
 /** A request with an idempotency key, as logged: its ledger claim and its hits. */
 interface KeyedHits {
@@ -118,6 +118,8 @@ export interface WindowCommitterOptions {
    * back.
    */
   readonly spreadShare?: number | undefined;
+  /** No hit logged for this long: a window's parts go back to back (default 1,000 ms). */
+  readonly quietMs?: number | undefined;
 }
 
 export class WindowCommitter {
@@ -451,7 +453,7 @@ export class WindowCommitter {
    */
   private async pause(partMs: number, left: number, writeBy: number): Promise<void> {
     if (left === 0 || this.closing || this.draining > 0) return;
-    if (performance.now() - this.lastArrival >= QUIET_MS) return;
+    if (performance.now() - this.lastArrival >= (this.options.quietMs ?? DEFAULT_QUIET_MS)) return;
     const pause = Math.min(partMs, (writeBy - performance.now() - left * partMs) / left);
     if (pause < MIN_PAUSE_MS) return;
     await new Promise<void>((resolve) => {

@@ -162,9 +162,15 @@ describe('WindowCommitter', () => {
   });
 
   it("spreads a window's parts over its share of the window while hits arrive, and goes back to back when late, drained or quiet", async () => {
-    // Four parts of a 2-s window, each 100 ms with the database (the fake clock).
+    // Four parts of a 2-s window, each 100 ms with the database (the fake clock). The hits are logged at the start;
+    // `quietMs` says how long after the last one hits still count as arriving (the fake clock may run on while the
+    // seal's real I/O completes, so the cases do not hang on a few milliseconds either way).
     const pages = Array.from({ length: 12 }, (_, i) => hit(`/p${i}`));
-    const run = async (spreadShare: number, drive: (windows: WindowCommitter, starts: number[]) => Promise<void>) => {
+    const run = async (
+      spreadShare: number,
+      quietMs: number,
+      drive: (windows: WindowCommitter, starts: number[]) => Promise<void>,
+    ) => {
       const starts: number[] = [];
       const windows = await WindowCommitter.open({
         dir: mkdtempSync(join(tmpdir(), 'tally-windows-')),
@@ -177,6 +183,7 @@ describe('WindowCommitter', () => {
         },
         logger,
         spreadShare,
+        quietMs,
       });
       await windows.submit(pages);
       await drive(windows, starts);
@@ -185,28 +192,20 @@ describe('WindowCommitter', () => {
       await windows.close();
       return starts.slice(1).map((at, i) => at - (starts[i] as number));
     };
-    // Sealed by its timer, a hit logged 100 ms before (on a page already in the window: the same four parts).
-    const whileHitsArrive = async (windows: WindowCommitter, starts: number[]) => {
-      await jest.advanceTimersByTimeAsync(1_900);
-      await windows.submit([hit('/p0')]);
-      await jest.advanceTimersByTimeAsync(100);
-      await until(() => starts.length === 4 && windows.pendingWindows === 0, 'the window', 10);
-    };
-    // A pause as long as the part before it, while the lane still ends within the share.
-    expect(await run(1, whileHitsArrive)).toEqual([200, 200, 200]);
-    // 200 ms for four parts of 100 ms: no time to spare, no pause.
-    expect(await run(0.1, whileHitsArrive)).toEqual([100, 100, 100]);
-    // No hit for the last 2 s: nobody's request waits behind the parts.
-    const quiet = async (windows: WindowCommitter, starts: number[]) => {
+    const byTimer = async (windows: WindowCommitter, starts: number[]) => {
       await jest.advanceTimersByTimeAsync(2_000);
       await until(() => starts.length === 4 && windows.pendingWindows === 0, 'the window', 10);
     };
-    expect(await run(1, quiet)).toEqual([100, 100, 100]);
+    const HITS_ARRIVING = 60_000;
+    // A pause as long as the part before it, while the lane still ends within the share.
+    expect(await run(1, HITS_ARRIVING, byTimer)).toEqual([200, 200, 200]);
+    // 200 ms for four parts of 100 ms: no time to spare, no pause.
+    expect(await run(0.1, HITS_ARRIVING, byTimer)).toEqual([100, 100, 100]);
+    // No hit for the 2 s before the seal, over the 1-s default: nobody's request waits behind the parts.
+    expect(await run(1, 1_000, byTimer)).toEqual([100, 100, 100]);
     // A drain wakes a pause and writes the rest back to back.
-    const drainedInPause = await run(1, async (windows, starts) => {
-      await jest.advanceTimersByTimeAsync(1_900);
-      await windows.submit([hit('/p0')]);
-      await jest.advanceTimersByTimeAsync(100);
+    const drainedInPause = await run(1, HITS_ARRIVING, async (windows, starts) => {
+      await jest.advanceTimersByTimeAsync(2_000);
       await until(() => starts.length === 1, 'the first part', 0);
       await jest.advanceTimersByTimeAsync(150);
       const draining = windows.drain();
