@@ -4,12 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { MongoClient } from 'mongodb';
 import { createLogger } from '../../src/logging/createLogger';
 import { lowerPriority } from '../../src/store/embedded/lowerPriority';
 import { startFerretdb } from '../../src/store/embedded/startFerretdb';
-import { threadNiceness } from '../support/serverProcess';
+import { THREAD_NICENESS_READABLE, threadNiceness } from '../support/serverProcess';
 
 const logger = createLogger({ level: 'silent', nodeEnv: 'test' });
 
@@ -23,7 +22,7 @@ async function idleNode(): Promise<ChildProcess> {
 }
 
 // Per-thread nice values are Linux's; elsewhere lowerPriority sets the process's one, which os.getPriority reads.
-(fs.existsSync('/proc/self/task') ? describe : describe.skip)('the embedded server behind tally (Linux /proc)', () => {
+(THREAD_NICENESS_READABLE ? describe : describe.skip)('the embedded server behind tally (Linux /proc)', () => {
   it('gives every thread of the embedded FerretDB the niceness, and it still answers', async () => {
     const database = await startFerretdb({ dataDir: undefined, logger, niceness: 10 });
     const client = new MongoClient(database.uri, { serverSelectionTimeoutMS: 10_000 });

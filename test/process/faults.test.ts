@@ -14,6 +14,7 @@ import {
   startServer,
   stopWith,
   temporaryDataDir,
+  THREAD_NICENESS_READABLE,
   threadNiceness,
   waitUntilServing,
 } from '../support/serverProcess';
@@ -25,9 +26,6 @@ jest.setTimeout(120_000);
 
 const started: ServerProcess[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
-
-/** Linux keeps a nice value per thread, readable in /proc. */
-const PER_THREAD_NICENESS = fs.existsSync('/proc/self/task');
 
 function start(env: Record<string, string>): ServerProcess {
   const server = startServer(env);
@@ -177,7 +175,7 @@ describe('database faults, on the real processes', () => {
       await server.waitForLog((line) => line.msg === 'embedded FerretDB restarted');
       expect(server.ferretdbPid()).not.toBe(victim);
       // INGEST_ACK=database (these tests'): requests wait on the database, so it keeps the default priority.
-      if (PER_THREAD_NICENESS) expect(new Set(threadNiceness(server.ferretdbPid()))).toEqual(new Set([0]));
+      if (THREAD_NICENESS_READABLE) expect(new Set(threadNiceness(server.ferretdbPid()))).toEqual(new Set([0]));
       const restartedAt = tally.acknowledged;
       await acknowledged(server, tally, restartedAt + 200, '200 more acknowledged hits after the restart');
     } finally {

@@ -8,12 +8,12 @@
  * - Killed right after every request was answered: stored = acknowledged, exactly, per page.
  * - Requests with an idempotency key, each retried with its key until answered (across kills): stored = sent, exactly.
  */
-import fs from 'node:fs';
 import {
   assertBuilt,
   startServer,
   stopWith,
   temporaryDataDir,
+  THREAD_NICENESS_READABLE,
   threadNiceness,
   waitUntilServing,
 } from '../support/serverProcess';
@@ -116,8 +116,7 @@ describe('INGEST_ACK=log, the built server killed with SIGKILL', () => {
       const target = await start();
       const running = load(target, 'load.example', 4, tally);
       // Nobody waits on the database's writes here: it runs behind tally's requests (TALLY_EMBEDDED_NICE, Linux).
-      if (fs.existsSync('/proc/self/task'))
-        expect(new Set(threadNiceness(target.ferretdbPid()))).toEqual(new Set([10]));
+      if (THREAD_NICENESS_READABLE) expect(new Set(threadNiceness(target.ferretdbPid()))).toEqual(new Set([10]));
       await new Promise((resolve) => setTimeout(resolve, 400 + Math.floor(Math.random() * 1_200)));
       await stopWith(target, 'SIGKILL');
       await running.stop();

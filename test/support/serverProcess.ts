@@ -183,6 +183,9 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** Linux keeps a nice value per thread, readable in /proc (threadNiceness); elsewhere there is nothing to read. */
+export const THREAD_NICENESS_READABLE = fs.existsSync('/proc/self/task');
+
 /** The nice value of each thread of `pid` (field 19 of /proc/<pid>/task/<tid>/stat; Linux). */
 export function threadNiceness(pid: number): number[] {
   return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
