@@ -58,6 +58,8 @@ export async function startTallyPeer(): Promise<PeerSystem> {
       dbName: 'tally',
       // The write path issue 27 measures: acknowledged from the ingest log, written once per window.
       env: { TALLY_DATA_DIR: dataDir, TALLY_EMBEDDED_ENGINE: 'ferretdb', INGEST_ACK: 'log' },
+      // BENCH_TALLY_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles tally's process (space-separated arguments).
+      nodeArgs: process.env.BENCH_TALLY_NODE_ARGS?.split(' ').filter((arg) => arg !== ''),
     });
     client = new GraphqlClient(server.url, PEER_CLIENTS);
     type Info = { serverInfo: { database: { engine: string; version: string } } };

@@ -11,6 +11,7 @@
  * visit session collection's bytes per active visitor after the run.
  * --single sends each hit as its own recordHit (a batch is then what one client sends in sequence; its latency is
  * per request).
+ * `--node-arg --cpu-prof --node-arg --cpu-prof-dir=DIR` profiles the server.
  * With MONGODB_URI it runs against that server (the database CPU column is then empty: measure the server's own).
  */
 import { mkdtempSync } from 'node:fs';
@@ -39,6 +40,7 @@ const options = parseOptions(process.argv.slice(2), {
   single: { kind: 'flag' },
   visits: { kind: 'flag' },
   'visits-first': { kind: 'flag' },
+  'node-arg': { kind: 'strings', value: 'ARG', dashValue: true },
 });
 
 const SITE = 'ack.example';
@@ -91,6 +93,7 @@ async function measure(ack: 'database' | 'log', uri: string, dbCpu: () => number
   const server = await startServer('child', {
     uri,
     dbName,
+    nodeArgs: options['node-arg'],
     env: {
       INGEST_ACK: ack,
       ...(visits === undefined ? {} : { VISITS_ENABLED: String(visits) }),

@@ -27,6 +27,7 @@ import { decodeHits, decodeKeyedHits, encodeHits, encodeKeyedHits } from './log/
 import { readCheckpoint, writeCheckpoint } from './log/LogCheckpoint';
 import type { LogCheckpoint } from './log/LogCheckpoint';
 import { newLaneId } from './WriterLanes';
+import { QuietSpell } from './QuietSpell';
 
 const HITS_RECORD = 1;
 const SEAL_RECORD = 2;
@@ -70,9 +71,10 @@ export interface WindowCommitterOptions {
   readonly dir: string;
   readonly windowMs: number;
   /**
-   * A window that took no hit for this long is sealed before windowMs (0: never). Under steady traffic it never
-   * fires, so busy documents are still written once per window; when traffic pauses, the hits already logged are
-   * written now instead of up to a window later.
+   * A window that took no hit for this long is sealed before windowMs (0: never); sooner, down to a quarter of it,
+   * where the traffic's own gaps are much shorter (QuietSpell). Under steady traffic it never fires, so busy
+   * documents are still written once per window; when traffic pauses, the hits already logged are written now
+   * instead of up to a window later.
    */
   readonly idleMs?: number | undefined;
   readonly newBatch: () => CounterBatch;
@@ -118,7 +120,10 @@ export interface WindowCommitterOptions {
    * back.
    */
   readonly spreadShare?: number | undefined;
-  /** No hit logged for this long: a window's parts go back to back (default 1,000 ms). */
+  /**
+   * No hit logged for this long: a window's parts go back to back (default 1,000 ms, or the quiet spell that seals a
+   * window early, when shorter).
+   */
   readonly quietMs?: number | undefined;
 }
 
@@ -135,6 +140,8 @@ export class WindowCommitter {
   private idleTimer: NodeJS.Timeout | undefined;
   /** options.idleMs where it can seal before the window's end, else 0 (never). */
   private readonly idleMs: number;
+  /** The quiet spell that seals a window early, from the gaps between arrivals (with idleMs only). */
+  private readonly quietSpell: QuietSpell | undefined;
   /** When the last hit joined the open window (performance.now()). */
   private lastArrival = 0;
   private checkpointTimer: NodeJS.Timeout | undefined;
@@ -155,6 +162,7 @@ export class WindowCommitter {
     this.partDocuments = options.maxWriteDocuments;
     const idleMs = options.idleMs ?? 0;
     this.idleMs = idleMs < options.windowMs ? idleMs : 0;
+    this.quietSpell = this.idleMs > 0 ? new QuietSpell(this.idleMs, options.windowMs) : undefined;
   }
 
   /** Opens the log in `options.dir`, replays what it holds past the checkpoint, and starts writing it. */
@@ -268,15 +276,13 @@ export class WindowCommitter {
   private consume(item: LogItem, end: number): void {
     if ('hits' in item) {
       for (const hit of item.hits) this.open.add(hit);
-      this.lastArrival = performance.now();
-      this.arm();
+      this.arrived();
       return;
     }
     if ('keyed' in item) {
       this.openKeyed.push(item.keyed);
       if (!this.pendingKeys.has(item.keyed.claim.id)) this.pendingKeys.set(item.keyed.claim.id, item.keyed.claim);
-      this.lastArrival = performance.now();
-      this.arm();
+      this.arrived();
       return;
     }
     this.sealed.push({ seq: item.seal, batch: this.open, keyed: this.openKeyed, keysClaimed: false, end });
@@ -292,24 +298,37 @@ export class WindowCommitter {
       });
   }
 
+  private arrived(): void {
+    this.lastArrival = performance.now();
+    this.quietSpell?.arrived(this.lastArrival);
+    this.arm();
+  }
+
   private arm(): void {
     if (this.closing) return;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       this.sealIfFree();
     }, this.options.windowMs);
-    if (this.idleMs > 0) this.idleTimer ??= setTimeout(() => this.idle(), this.idleMs);
+    if (this.quietSpell) this.idleTimer ??= setTimeout(() => this.idle(), this.quietNeeded(performance.now()));
   }
 
   /** One timer per quiet spell, not one per record: it looks at the last arrival and waits out the rest. */
   private idle(): void {
     this.idleTimer = undefined;
-    const quiet = performance.now() - this.lastArrival;
-    if (quiet < this.idleMs) {
-      this.idleTimer = setTimeout(() => this.idle(), this.idleMs - quiet);
+    const now = performance.now();
+    const quiet = now - this.lastArrival;
+    const needed = this.quietNeeded(now);
+    if (quiet < needed) {
+      this.idleTimer = setTimeout(() => this.idle(), needed - quiet);
       return;
     }
     this.sealIfFree();
+  }
+
+  /** The quiet spell that seals the open window early now (Infinity without idle seals). */
+  private quietNeeded(now: number): number {
+    return this.quietSpell?.needed(now) ?? Infinity;
   }
 
   private sealIfFree(): void {
@@ -453,8 +472,9 @@ export class WindowCommitter {
    */
   private async pause(partMs: number, left: number, writeBy: number): Promise<void> {
     if (left === 0 || this.closing || this.draining > 0) return;
-    if (performance.now() - this.lastArrival >= (this.options.quietMs ?? DEFAULT_QUIET_MS)) return;
-    const pause = Math.min(partMs, (writeBy - performance.now() - left * partMs) / left);
+    const now = performance.now();
+    if (now - this.lastArrival >= Math.min(this.options.quietMs ?? DEFAULT_QUIET_MS, this.quietNeeded(now))) return;
+    const pause = Math.min(partMs, (writeBy - now - left * partMs) / left);
     if (pause < MIN_PAUSE_MS) return;
     await new Promise<void>((resolve) => {
       const done = () => {

@@ -88,26 +88,52 @@ describe('WindowCommitter', () => {
     await windows.close();
   });
 
-  it('writes a window early once no hit joined it for idleMs, and never early under steady traffic', async () => {
+  it('writes a window early once quiet for twice the gaps between its hits (up to idleMs), never under steady traffic', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
     const { written, write } = recordingWriter();
     const windows = await open(dir, write, 2_000, 500);
-    // A hit every 300 ms never leaves the window quiet for 500 ms: it is written at 2 s, whole.
-    for (let i = 0; i < 6; i++) {
+    // A hit every 300 ms never leaves the window quiet for 500 ms (twice the gap, capped at idleMs): it is written at
+    // its end, whole. Only the first hit, before any gap was seen, went alone, a quarter of idleMs after it.
+    for (let i = 0; i < 7; i++) {
       await windows.submit([hit('/a')]);
       await jest.advanceTimersByTimeAsync(300);
     }
-    expect(written).toEqual([]);
-    await until(() => written.length === 1, 'the window at its end');
-    expect(written.map((w) => [w.seq, w.hits])).toEqual([[1, 6]]);
+    expect(written.map((w) => [w.seq, w.hits])).toEqual([[1, 1]]);
+    await until(() => written.length === 2, 'the window at its end');
+    expect(written.map((w) => [w.seq, w.hits])).toEqual([
+      [1, 1],
+      [2, 6],
+    ]);
     await windows.drain();
-    // Then one hit and silence: written once it was quiet for 500 ms, not a window later.
-    await windows.submit([hit('/b')]);
-    await jest.advanceTimersByTimeAsync(400);
-    expect(written).toHaveLength(1);
-    await jest.advanceTimersByTimeAsync(200);
-    await until(() => written.length === 2, 'the quiet window, 600 ms after its hit', 0);
-    expect(written[1]?.hits).toBe(1);
+    // Then hits 100 ms apart, and silence: written once it was quiet for twice their gap, not a window later.
+    await jest.advanceTimersByTimeAsync(5_000);
+    for (let i = 0; i < 3; i++) {
+      await windows.submit([hit('/b')]);
+      if (i < 2) await jest.advanceTimersByTimeAsync(100);
+    }
+    await jest.advanceTimersByTimeAsync(150);
+    expect(written).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(100);
+    await until(() => written.length === 3, 'the quiet window, 250 ms after its last hit', 0);
+    expect(written[2]?.hits).toBe(3);
+    await windows.close();
+  });
+
+  it('writes the window after a burst once quiet for a quarter of idleMs, the silence before the burst not counted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-windows-'));
+    const { written, write } = recordingWriter();
+    const windows = await open(dir, write, 2_000, 500);
+    // Silence since the start, then a burst of records 10 ms apart.
+    await jest.advanceTimersByTimeAsync(3_000);
+    for (let i = 0; i < 5; i++) {
+      await windows.submit([hit('/a')]);
+      await jest.advanceTimersByTimeAsync(10);
+    }
+    await jest.advanceTimersByTimeAsync(50);
+    expect(written).toEqual([]);
+    await jest.advanceTimersByTimeAsync(100);
+    await until(() => written.length === 1, 'the window, 160 ms after the burst', 0);
+    expect(written[0]?.hits).toBe(5);
     await windows.close();
   });
 
