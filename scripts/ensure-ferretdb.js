@@ -24,7 +24,7 @@ const VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
 const root = path.resolve(__dirname, '..');
 /** Changes whenever the patch series changes, so a stale build is never reused. */
-const PATCH_TAG = 'tally20';
+const PATCH_TAG = 'tally21';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 const goEnv = () => ({ ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' });
