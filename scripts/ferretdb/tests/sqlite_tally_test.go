@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -215,4 +216,56 @@ func tallyOpen(t *testing.T, uri string, sp *state.Provider) backends.Collection
 	require.NoError(t, err)
 
 	return coll
+}
+
+// Patch 23: writes to two collections of one database at once, each storing new schemas, never fail with "database
+// is locked": a transaction's first statement is a write (a read first, then a write, could not wait for the lock).
+func TestTallyStoredSchemasConcurrentWriters(t *testing.T) {
+	ctx := testutil.Ctx(t)
+
+	savedAfter := tallyShareAfter
+	tallyShareAfter = 1
+	t.Cleanup(func() { tallyShareAfter = savedAfter })
+
+	sp, err := state.NewProvider("")
+	require.NoError(t, err)
+
+	b, err := NewBackend(&NewBackendParams{URI: testutil.TestSQLiteURI(t, ""), L: testutil.Logger(t), P: sp, BatchSize: 100})
+	require.NoError(t, err)
+	t.Cleanup(b.Close)
+
+	db, err := b.Database(testutil.DatabaseName(t))
+	require.NoError(t, err)
+
+	const writes = 150
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*writes)
+
+	for c := 0; c < 2; c++ {
+		coll, err := db.Collection(fmt.Sprintf("%s_%d", testutil.CollectionName(t), c))
+		require.NoError(t, err)
+
+		wg.Add(1)
+
+		go func() {
+			defer wg.Done()
+
+			for i := 0; i < writes; i++ {
+				// A field name of its own per write: every write stores a new schema.
+				d := must.NotFail(types.NewDocument("_id", int32(i), fmt.Sprintf("field_%d_%d", c, i),
+					must.NotFail(types.NewDocument("a long enough nested key", "value"))))
+				if _, err := coll.InsertAll(ctx, &backends.InsertAllParams{Docs: []*types.Document{d}}); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+
+	wg.Wait()
+	close(errs)
+
+	for err := range errs {
+		require.NoError(t, err)
+	}
 }
