@@ -205,6 +205,16 @@ func tallyQuery(t *testing.T, coll backends.Collection, params *backends.QueryPa
 func tallyOpen(t *testing.T, uri string, sp *state.Provider) backends.Collection {
 	t.Helper()
 
+	coll, err := tallyDatabase(t, uri, sp).Collection(testutil.CollectionName(t))
+	require.NoError(t, err)
+
+	return coll
+}
+
+// tallyDatabase opens the test's database on a new backend for uri.
+func tallyDatabase(t *testing.T, uri string, sp *state.Provider) backends.Database {
+	t.Helper()
+
 	b, err := NewBackend(&NewBackendParams{URI: uri, L: testutil.Logger(t), P: sp, BatchSize: 100})
 	require.NoError(t, err)
 	t.Cleanup(b.Close)
@@ -212,10 +222,7 @@ func tallyOpen(t *testing.T, uri string, sp *state.Provider) backends.Collection
 	db, err := b.Database(testutil.DatabaseName(t))
 	require.NoError(t, err)
 
-	coll, err := db.Collection(testutil.CollectionName(t))
-	require.NoError(t, err)
-
-	return coll
+	return db
 }
 
 // Patch 23: writes to two collections of one database at once, each storing new schemas, never fail with "database
@@ -230,12 +237,7 @@ func TestTallyStoredSchemasConcurrentWriters(t *testing.T) {
 	sp, err := state.NewProvider("")
 	require.NoError(t, err)
 
-	b, err := NewBackend(&NewBackendParams{URI: testutil.TestSQLiteURI(t, ""), L: testutil.Logger(t), P: sp, BatchSize: 100})
-	require.NoError(t, err)
-	t.Cleanup(b.Close)
-
-	db, err := b.Database(testutil.DatabaseName(t))
-	require.NoError(t, err)
+	db := tallyDatabase(t, testutil.TestSQLiteURI(t, ""), sp)
 
 	const writes = 150
 
