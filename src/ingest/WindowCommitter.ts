@@ -120,10 +120,7 @@ export interface WindowCommitterOptions {
    * back.
    */
   readonly spreadShare?: number | undefined;
-  /**
-   * No hit logged for this long: a window's parts go back to back (default 1,000 ms, or the quiet spell that seals a
-   * window early, when shorter).
-   */
+  /** No hit logged for this long: a window's parts go back to back (default 1,000 ms). */
   readonly quietMs?: number | undefined;
 }
 
@@ -142,7 +139,7 @@ export class WindowCommitter {
   private readonly idleMs: number;
   /** The quiet spell that seals a window early, from the gaps between arrivals (with idleMs only). */
   private readonly quietSpell: QuietSpell | undefined;
-  /** When the last hit joined the open window (performance.now()). */
+  /** When the last request brought hits, or the last hits joined the open window (performance.now()). */
   private lastArrival = 0;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private sealing: Promise<void> | undefined;
@@ -175,6 +172,7 @@ export class WindowCommitter {
   /** Resolves once the hits are durable in the log (SERVICE_UNAVAILABLE when the log cannot take them). */
   async submit(hits: readonly Hit[]): Promise<void> {
     if (hits.length === 0) return;
+    this.requested();
     await this.log.append(HITS_RECORD, encodeHits(hits), { hits });
   }
 
@@ -185,6 +183,7 @@ export class WindowCommitter {
    */
   async submitKeyed(claim: LedgerClaim, hits: readonly Hit[]): Promise<void> {
     if (this.options.claim === undefined) throw new Error('keyed requests need the ledger (WindowCommitter claim)');
+    this.requested();
     await this.log.append(KEYED_RECORD, encodeKeyedHits(claim, hits), { keyed: { claim, hits } });
   }
 
@@ -298,9 +297,18 @@ export class WindowCommitter {
       });
   }
 
-  private arrived(): void {
+  /**
+   * A request brought hits: the traffic's gaps are measured here, where requests arrive, not where their records
+   * become durable, so a slow sync of the log never looks like a pause in the traffic.
+   */
+  private requested(): void {
     this.lastArrival = performance.now();
     this.quietSpell?.arrived(this.lastArrival);
+  }
+
+  /** Hits joined the open window (durable in the log, or replayed). */
+  private arrived(): void {
+    this.lastArrival = performance.now();
     this.arm();
   }
 
@@ -473,7 +481,9 @@ export class WindowCommitter {
   private async pause(partMs: number, left: number, writeBy: number): Promise<void> {
     if (left === 0 || this.closing || this.draining > 0) return;
     const now = performance.now();
-    if (now - this.lastArrival >= Math.min(this.options.quietMs ?? DEFAULT_QUIET_MS, this.quietNeeded(now))) return;
+    // Not the quiet spell that seals early (down to 250 ms): a part prepared on this thread can hold requests back
+    // that long under load, and going back to back then would add to the load.
+    if (now - this.lastArrival >= (this.options.quietMs ?? DEFAULT_QUIET_MS)) return;
     const pause = Math.min(partMs, (writeBy - now - left * partMs) / left);
     if (pause < MIN_PAUSE_MS) return;
     await new Promise<void>((resolve) => {
