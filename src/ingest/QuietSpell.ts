@@ -1,6 +1,6 @@
 /**
  * How long traffic must pause before the open window is sealed early (FLUSH_IDLE_MS), measured against the traffic's
- * own gaps: twice the largest gap between arrivals seen lately, at least a quarter of FLUSH_IDLE_MS and at most all
+ * own gaps: twice the largest gap between requests seen lately, at least a quarter of FLUSH_IDLE_MS and at most all
  * of it. After a burst (a backfill, a benchmark: arrivals milliseconds apart) the window is sealed a quarter second
  * after the last one instead of a second; traffic whose gaps are already long (a small site, a pipeline sending every
  * half second) still waits the whole FLUSH_IDLE_MS, as before.
@@ -30,7 +30,7 @@ export class QuietSpell {
     this.floorMs = idleMs / 4;
   }
 
-  /** A record joined the open window at `now` (a monotonic clock, milliseconds). */
+  /** A request brought hits at `now` (a monotonic clock, milliseconds). */
   arrived(now: number): void {
     this.rotate(now);
     if (this.lastArrival !== undefined) {
