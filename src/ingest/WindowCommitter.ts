@@ -44,7 +44,7 @@ const DEFAULT_CLOSE_GRACE_MS = 0;
 const MIN_PAUSE_MS = 5;
 /**
  * No hit logged for this long: no request is waiting behind a window's parts, so they go back to back. The window
- * sealed after a burst (by FLUSH_IDLE_MS) is the one whose readers wait to see the burst counted.
+ * sealed after a burst (by its quiet spell) is the one whose readers wait to see the burst counted.
  */
 const DEFAULT_QUIET_MS = 1_000;
 
@@ -135,9 +135,10 @@ export class WindowCommitter {
   private readonly sealed: Window[] = [];
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
-  /** options.idleMs where it can seal before the window's end, else 0 (never). */
-  private readonly idleMs: number;
-  /** The quiet spell that seals a window early, from the gaps between arrivals (with idleMs only). */
+  /**
+   * The quiet spell that seals a window early, from the gaps between requests: with an idleMs shorter than the window
+   * only (a longer one could never seal early).
+   */
   private readonly quietSpell: QuietSpell | undefined;
   /** When the last request brought hits, or the last hits joined the open window (performance.now()). */
   private lastArrival = 0;
@@ -158,8 +159,7 @@ export class WindowCommitter {
     this.open = options.newBatch();
     this.partDocuments = options.maxWriteDocuments;
     const idleMs = options.idleMs ?? 0;
-    this.idleMs = idleMs < options.windowMs ? idleMs : 0;
-    this.quietSpell = this.idleMs > 0 ? new QuietSpell(this.idleMs, options.windowMs) : undefined;
+    this.quietSpell = idleMs > 0 && idleMs < options.windowMs ? new QuietSpell(idleMs, options.windowMs) : undefined;
   }
 
   /** Opens the log in `options.dir`, replays what it holds past the checkpoint, and starts writing it. */

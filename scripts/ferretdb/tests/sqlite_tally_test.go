@@ -74,9 +74,7 @@ func TestTallyQueryProjection(t *testing.T) {
 func TestTallyStoredSchemas(t *testing.T) {
 	ctx := testutil.Ctx(t)
 
-	savedAfter := tallyShareAfter
-	tallyShareAfter = 2
-	t.Cleanup(func() { tallyShareAfter = savedAfter })
+	tallySetShareAfter(t, 2)
 
 	sp, err := state.NewProvider("")
 	require.NoError(t, err)
@@ -230,9 +228,7 @@ func tallyDatabase(t *testing.T, uri string, sp *state.Provider) backends.Databa
 func TestTallyStoredSchemasConcurrentWriters(t *testing.T) {
 	ctx := testutil.Ctx(t)
 
-	savedAfter := tallyShareAfter
-	tallyShareAfter = 1
-	t.Cleanup(func() { tallyShareAfter = savedAfter })
+	tallySetShareAfter(t, 1)
 
 	sp, err := state.NewProvider("")
 	require.NoError(t, err)
@@ -270,4 +266,13 @@ func TestTallyStoredSchemasConcurrentWriters(t *testing.T) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
+}
+
+// tallySetShareAfter sets the writes that store a schema for the test, and restores the threshold after it.
+func tallySetShareAfter(t *testing.T, writes int) {
+	t.Helper()
+
+	saved := tallyShareAfter
+	tallyShareAfter = writes
+	t.Cleanup(func() { tallyShareAfter = saved })
 }
