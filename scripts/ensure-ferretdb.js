@@ -23,7 +23,11 @@ const { applySeries } = require('./ferretdb/applyPatches.js');
 const VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
 const root = path.resolve(__dirname, '..');
-/** Changes whenever the patch series changes, so a stale build is never reused. */
+/**
+ * Changes whenever the patch series changes, so a stale build is never reused. A patch that changes how documents are
+ * stored also adds its build to FORMAT_BUILDS (src/store/embedded/ferretdbDataFormat.ts), so no earlier build starts
+ * on what it writes.
+ */
 const PATCH_TAG = 'tally21';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');

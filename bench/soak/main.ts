@@ -27,10 +27,22 @@ async function main(): Promise<void> {
   const dbName = `soak_${stamp}`;
   console.log(`soak benchmark on ${target.label} (database ${dbName})`);
   try {
-    const result = await runSoak(options, target, dbName, (line) => console.log(line));
     const resultsDir = path.resolve(
       options['results-dir'] ?? path.join(projectRoot(), 'bench-results'),
       `soak-${stamp}`,
+    );
+    const result = await runSoak(
+      options,
+      target,
+      dbName,
+      (line) => console.log(line),
+      (minute, profile) => {
+        fs.mkdirSync(resultsDir, { recursive: true });
+        fs.writeFileSync(
+          path.join(resultsDir, `heap-minute-${Math.round(minute)}.heapprofile`),
+          JSON.stringify(profile),
+        );
+      },
     );
     fs.mkdirSync(resultsDir, { recursive: true });
     fs.writeFileSync(

@@ -16,6 +16,8 @@ import type { DatabaseTarget } from '../shared/target';
 import { driveLoad } from './driveLoad';
 import { InspectorProbe } from './InspectorProbe';
 import type { MemoryReading } from './InspectorProbe';
+import { grownSites, profileBytes } from './heapSites';
+import type { HeapProfile } from './heapSites';
 import { readMetrics } from './ServerMetrics';
 import type { MetricsReading } from './ServerMetrics';
 import type { RampStep, Sample } from './Sample';
@@ -28,6 +30,10 @@ import { mergeWindows, Window } from './Window';
 const MB = 1024 * 1024;
 /** After the ramp, the soak rate runs this long before sampling starts (the backlog of a failed step drains). */
 const SETTLE_MS = 15_000;
+/** Bytes allocated per heap sample on average (V8's default): about 3,000 samples per 100 MB live. */
+const HEAP_SAMPLING_INTERVAL = 32 * 1024;
+/** Allocation sites the log lists after a soak with --heap-profile. */
+const GROWN_SITES = 15;
 
 /** The whole soak: every window's requests together; event-loop figures are the worst sample's. */
 export type SoakTotal = Omit<
@@ -51,6 +57,8 @@ export async function runSoak(
   target: DatabaseTarget,
   dbName: string,
   log: (line: string) => void,
+  /** Where --heap-profile's profiles go (by minute); without it they are only summarised in the log. */
+  saveHeapProfile?: (minute: number, profile: HeapProfile) => void,
 ): Promise<SoakResult> {
   const startedAt = new Date().toISOString();
   if (options.expired > 0) {
@@ -132,7 +140,10 @@ export async function runSoak(
       window = new Window(Date.now());
       const started = Date.now();
       const sampleMs = options['sample-seconds'] * 1000;
-      for (let i = 1; i * sampleMs <= options.minutes * 60_000; i++) {
+      const sampleCount = Math.floor((options.minutes * 60_000) / sampleMs);
+      const heapProfiles: HeapProfile[] = [];
+      if (options['heap-profile']) await inspector.startHeapSampling(HEAP_SAMPLING_INTERVAL);
+      for (let i = 1; i <= sampleCount; i++) {
         await wait(started + i * sampleMs - Date.now());
         const done = window;
         window = new Window(Date.now());
@@ -151,11 +162,21 @@ export async function runSoak(
         );
         before = metrics;
         samples.push(sample);
+        if (options['heap-profile'] && (i === Math.max(1, Math.round(sampleCount / 3)) || i === sampleCount)) {
+          const profile = await inspector.heapSamplingProfile();
+          heapProfiles.push(profile);
+          saveHeapProfile?.(sample.minute, profile);
+          log(
+            `  heap profile at ${sample.minute.toFixed(1)} min: ${(profileBytes(profile) / MB).toFixed(1)} MB sampled live`,
+          );
+        }
         log(
           `  ${sample.minute.toFixed(1)} min: ${sample.achieved.toFixed(0)}/s, p99 ${sample.hits.p99.toFixed(0)} ms, p99.9 ${sample.hits.p999.toFixed(0)} ms, ` +
             `${Object.values(sample.errors).reduce((a, b) => a + b, 0)} errors, heap ${sample.heapAfterGcMb.toFixed(1)} MB${sample.heapGcForced ? ' (GC forced)' : ''}, RSS ${sample.rssMb.toFixed(0)} MB`,
         );
       }
+      const [early, late] = heapProfiles;
+      if (early && late && early !== late) logGrowth(early, late, log);
       const total = summarize(mergeWindows(windows), samples, soakRate, options.minutes * 60);
       return { startedAt, ramp, highestHeld, soakRate, samples, total, expiredSeeded: options.expired };
     } finally {
@@ -166,6 +187,18 @@ export async function runSoak(
     client.close();
     await server.stop();
     if (logDir) rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+function logGrowth(early: HeapProfile, late: HeapProfile, log: (line: string) => void): void {
+  log(
+    `allocation sites whose live bytes grew most between the two heap profiles (sampled, so ±${HEAP_SAMPLING_INTERVAL / 1024} KB a site):`,
+  );
+  for (const site of grownSites(early, late, GROWN_SITES)) {
+    const grew = (site.afterBytes - site.beforeBytes) / MB;
+    log(
+      `  +${grew.toFixed(2)} MB (${(site.beforeBytes / MB).toFixed(2)} → ${(site.afterBytes / MB).toFixed(2)}): ${site.site}`,
+    );
   }
 }
 

@@ -82,8 +82,16 @@ async function firstStartOffline(): Promise<void> {
   expect(await stopWith(first, 'SIGTERM')).toBe(0);
 }
 
-function readRecord(): { engine?: string; version?: string } {
-  return JSON.parse(fs.readFileSync(path.join(dataDir, 'engine.json'), 'utf8')) as { engine?: string };
+interface RecordFile {
+  engine?: string;
+  version?: string;
+  recordedAt?: string;
+  lastVersion?: string;
+  readableFrom?: number;
+}
+
+function readRecord(): RecordFile {
+  return JSON.parse(fs.readFileSync(path.join(dataDir, 'engine.json'), 'utf8')) as RecordFile;
 }
 
 const hints = (server: ServerProcess): LogLine[] =>
@@ -128,6 +136,47 @@ describe('the data directory decides the embedded engine', () => {
       ),
     ]);
     expect(fs.existsSync(path.join(dataDir, 'mongod'))).toBe(false);
+  });
+
+  it('notes the FerretDB version of each start, keeping the first one, and refuses data a later build wrote', async () => {
+    await firstStartOffline();
+    const first = readRecord();
+    const ownVersion = first.version as string;
+    expect(first.lastVersion).toBe(ownVersion);
+    expect(first.readableFrom).toBe(21);
+    // As if an earlier build had written last: this build reads that, and notes itself as the one writing now.
+    fs.writeFileSync(
+      path.join(dataDir, 'engine.json'),
+      JSON.stringify({ ...first, version: 'v1.24.2-tally10', lastVersion: 'v1.24.2-tally16' }),
+    );
+    const upgraded = start(offline);
+    await waitUntilServing(upgraded);
+    expect((await upgraded.graphql<Read>(READ)).body.data?.pageStats).toEqual({ total: 7 });
+    expect(await stopWith(upgraded, 'SIGTERM')).toBe(0);
+    expect(readRecord()).toEqual({
+      engine: 'ferretdb',
+      version: 'v1.24.2-tally10',
+      recordedAt: first.recordedAt,
+      lastVersion: ownVersion,
+      readableFrom: first.readableFrom,
+    });
+    expect(upgraded.logs.some((line) => line.msg === 'recorded the engine version that now writes the data')).toBe(
+      true,
+    );
+
+    // A later build than any this checkout makes, with a form of its own: nothing here may start on its data.
+    const later = { ...readRecord(), lastVersion: 'v1.24.2-tally999', readableFrom: 999 };
+    fs.writeFileSync(path.join(dataDir, 'engine.json'), JSON.stringify(later));
+    const refused = start(offline);
+    expect(await refused.exited).toBe(2);
+    expect(refused.output).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^tally: refusing to start: the data in ${escape(path.resolve(dataDir))} was last written by FerretDB v1\\.24\\.2-tally999, in a form only tally's builds from tally999 on read, and this one is FerretDB ${escape(ownVersion)}: `,
+        ),
+      ),
+    ]);
+    expect(readRecord()).toEqual(later);
   });
 });
 

@@ -10,8 +10,14 @@ export type EngineName = 'mongod' | 'ferretdb';
 
 export interface EngineRecord {
   readonly engine: EngineName;
-  /** The engine's version at the first start, for the messages; the engine alone decides. */
+  /** The engine's version at the first start, for the messages. */
   readonly version?: string | undefined;
+  /** The engine's version at the latest start. */
+  readonly lastVersion?: string | undefined;
+  /** FerretDB: the oldest of tally's builds that reads the data, as the builds that wrote it knew (ferretdbDataFormat). */
+  readonly readableFrom?: number | undefined;
+  /** When the record was first written (ISO), kept when a later start notes its version. */
+  readonly recordedAt?: string | undefined;
 }
 
 const FILE = 'engine.json';
@@ -30,16 +36,31 @@ export function readEngineRecord(dataDir: string): EngineRecord | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = JSON.parse(text) as { engine?: unknown; version?: unknown };
+  const parsed = JSON.parse(text) as Record<string, unknown>;
   if (parsed.engine !== 'mongod' && parsed.engine !== 'ferretdb') {
     throw new Error(`${file} names no engine ("mongod" or "ferretdb"), got ${JSON.stringify(parsed.engine)}`);
   }
-  return { engine: parsed.engine, version: typeof parsed.version === 'string' ? parsed.version : undefined };
+  const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  return {
+    engine: parsed.engine,
+    version: asString(parsed.version),
+    // Records from before this field: the first start's version is the last one known.
+    lastVersion: asString(parsed.lastVersion) ?? asString(parsed.version),
+    recordedAt: asString(parsed.recordedAt),
+    readableFrom: typeof parsed.readableFrom === 'number' ? parsed.readableFrom : undefined,
+  };
 }
 
+/** Writes the record; `recordedAt` defaults to `now` (a first record). */
 export function writeEngineRecord(dataDir: string, record: EngineRecord, now: number): void {
   const file = path.join(dataDir, FILE);
-  const body = { engine: record.engine, version: record.version ?? null, recordedAt: new Date(now).toISOString() };
+  const body = {
+    engine: record.engine,
+    version: record.version ?? null,
+    recordedAt: record.recordedAt ?? new Date(now).toISOString(),
+    lastVersion: record.lastVersion ?? record.version ?? null,
+    ...(record.readableFrom === undefined ? {} : { readableFrom: record.readableFrom }),
+  };
   // Written whole then renamed, so a crash never leaves half a record that would stop the next start.
   fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(body, null, 2)}\n`);
   fs.renameSync(`${file}.tmp`, file);

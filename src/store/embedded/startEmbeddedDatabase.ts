@@ -11,6 +11,7 @@ import { StartRefusedError } from '../../errors/StartRefusedError';
 import { chooseEngine, mongodGoneMessage } from './chooseEngine';
 import type { EngineChoice } from './chooseEngine';
 import { legacyEngineFolders, readEngineRecord, writeEngineRecord } from './EngineRecord';
+import { ferretdbDowngradeRefusal, readableAfterStart } from './ferretdbDataFormat';
 import { startFerretdb } from './startFerretdb';
 import { installedMongod, mongodRecentlyUnavailable, startMongod } from './startMongod';
 
@@ -38,15 +39,35 @@ export async function startEmbeddedDatabase(options: {
   if ('refuse' in choice) throw new StartRefusedError(choice.refuse);
   if (choice.recognised !== undefined) logger.info({ dataDir }, choice.recognised);
   if (choice.hint !== undefined) logger.warn({ dataDir }, choice.hint);
-  const started = await startChosen(choice, options, (reason) =>
+  const refuseVersion =
+    dataDir !== undefined && recorded?.engine === 'ferretdb'
+      ? (version: string | undefined) => ferretdbDowngradeRefusal(dataDir, recorded, version)
+      : undefined;
+  const started = await startChosen(choice, { ...options, refuseVersion }, (reason) =>
     mongodGoneMessage(dataDir ?? '', recorded?.version, reason),
   );
-  if (choice.record && dataDir !== undefined) {
+  if (dataDir === undefined) return started;
+  const written = {
+    lastVersion: started.version,
+    readableFrom: started.engine === 'ferretdb' ? readableAfterStart(recorded, started.version) : undefined,
+  };
+  if (choice.record) {
     fs.mkdirSync(dataDir, { recursive: true });
-    writeEngineRecord(dataDir, { engine: started.engine, version: started.version }, now);
+    writeEngineRecord(dataDir, { engine: started.engine, version: started.version, ...written }, now);
     logger.info(
       { dataDir, engine: started.engine, version: started.version },
       'recorded the engine that holds the data',
+    );
+  } else if (
+    recorded?.engine === started.engine &&
+    started.version !== undefined &&
+    (written.lastVersion !== recorded.lastVersion || written.readableFrom !== recorded.readableFrom)
+  ) {
+    // What an earlier build must know before it starts here: it may not read what this one writes.
+    writeEngineRecord(dataDir, { ...recorded, ...written }, now);
+    logger.info(
+      { dataDir, engine: started.engine, version: started.version, before: recorded.lastVersion ?? null },
+      'recorded the engine version that now writes the data',
     );
   }
   return started;
@@ -54,7 +75,12 @@ export async function startEmbeddedDatabase(options: {
 
 async function startChosen(
   choice: Extract<EngineChoice, { start: unknown }>,
-  options: { dataDir: string | undefined; logger: Logger; niceness?: number | undefined },
+  options: {
+    dataDir: string | undefined;
+    logger: Logger;
+    niceness?: number | undefined;
+    refuseVersion?: ((version: string | undefined) => string | undefined) | undefined;
+  },
   refusal: (reason: string) => string,
 ): Promise<EmbeddedDatabase> {
   if (choice.start === 'ferretdb') return startFerretdb(options);

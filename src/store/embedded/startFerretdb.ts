@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '../../logging/createLogger';
 import type { EmbeddedDatabase } from './EmbeddedDatabase';
+import { StartRefusedError } from '../../errors/StartRefusedError';
 import { binaryVersion } from './binaryVersion';
 import { lowerPriority } from './lowerPriority';
 import { projectRoot } from '../../projectRoot';
@@ -39,9 +40,14 @@ export async function startFerretdb(options: {
   binary?: string | undefined;
   /** The server's nice value (lowerPriority); 0 or undefined: the default priority. */
   niceness?: number | undefined;
+  /** Why this build may not start on the data (ferretdbDataFormat), asked before it runs; undefined: it may. */
+  refuseVersion?: ((version: string | undefined) => string | undefined) | undefined;
 }): Promise<EmbeddedDatabase> {
   const { logger } = options;
   const binary = options.binary ?? (await ferretdbBinary());
+  const version = binaryVersion(binary);
+  const refusal = options.refuseVersion?.(version);
+  if (refusal !== undefined) throw new StartRefusedError(refusal);
   const temporary = options.dataDir === undefined;
   const dir = temporary
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'tally-ferretdb-data-'))
@@ -87,7 +93,7 @@ export async function startFerretdb(options: {
   return {
     uri: `mongodb://127.0.0.1:${port}/`,
     engine: 'ferretdb',
-    version: binaryVersion(binary),
+    version,
     dataDir: temporary ? undefined : dir,
     pid: () => current.child.pid,
     stop() {
