@@ -89,10 +89,22 @@ export function advanceVisit(
     const hash = pageHash(hit.page);
     if (!seen.includes(hash) && seen.length < MAX_SEEN_PAGES) {
       add(hit.page, current, 'v', 1);
-      seen = [...seen, hash];
+      seen = appended(seen, hash);
     }
     return interact({ ...current, views: current.views + hit.count, seen });
   }
+}
+
+/**
+ * `seen` and one more hash, in an array of exactly that length: a state stays in the process's cache for the whole
+ * visit, and an array built by spreads keeps up to half its length again as spare capacity (a cached 64-page visit
+ * held 1,519 bytes of heap with spreads, 1,135 without: bench/probes/visitStateHeap.ts).
+ */
+function appended(seen: readonly number[], hash: number): number[] {
+  const next = new Array<number>(seen.length + 1);
+  for (let i = 0; i < seen.length; i++) next[i] = seen[i] as number;
+  next[seen.length] = hash;
+  return next;
 }
 
 /** `visit`: the visit the change belongs to (its start period, and its dimension values for site changes). */

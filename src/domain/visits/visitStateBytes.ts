@@ -56,13 +56,13 @@ export function decodeVisitState(bytes: Uint8Array): VisitState {
   const exit = flags & EXIT_IS_ENTRY ? entry : readString(bytes, at);
   const count = readVarint(bytes, at, WHAT);
   if (at.offset + count * 4 > bytes.length) throw new RangeError(`${WHAT} ends inside its pages seen`);
-  const seen: number[] = [];
+  // Exactly `count` long: a decoded state may stay cached for the rest of its visit (advanceVisit's `appended`).
+  const seen = new Array<number>(count);
   for (let i = 0; i < count; i++, at.offset += 4) {
     const o = at.offset;
-    seen.push(
+    seen[i] =
       ((bytes[o] as number) | ((bytes[o + 1] as number) << 8) | ((bytes[o + 2] as number) << 16)) +
-        (bytes[o + 3] as number) * 0x1000000,
-    );
+      (bytes[o + 3] as number) * 0x1000000;
   }
   let dimensions: DimensionValues | undefined;
   if (flags & HAS_DIMENSIONS) {
