@@ -13,6 +13,7 @@ import type { EngineChoice } from './chooseEngine';
 import { legacyEngineFolders, readEngineRecord, writeEngineRecord } from './EngineRecord';
 import { ferretdbDowngradeRefusal, readableAfterStart } from './ferretdbDataFormat';
 import { startFerretdb } from './startFerretdb';
+import type { RefuseVersion } from './startFerretdb';
 import { installedMongod, mongodRecentlyUnavailable, startMongod } from './startMongod';
 
 export type { EmbeddedDatabase };
@@ -39,9 +40,9 @@ export async function startEmbeddedDatabase(options: {
   if ('refuse' in choice) throw new StartRefusedError(choice.refuse);
   if (choice.recognised !== undefined) logger.info({ dataDir }, choice.recognised);
   if (choice.hint !== undefined) logger.warn({ dataDir }, choice.hint);
-  const refuseVersion =
+  const refuseVersion: RefuseVersion | undefined =
     dataDir !== undefined && recorded?.engine === 'ferretdb'
-      ? (version: string | undefined) => ferretdbDowngradeRefusal(dataDir, recorded, version)
+      ? (version) => ferretdbDowngradeRefusal(dataDir, recorded, version)
       : undefined;
   const started = await startChosen(choice, { ...options, refuseVersion }, (reason) =>
     mongodGoneMessage(dataDir ?? '', recorded?.version, reason),
@@ -79,7 +80,7 @@ async function startChosen(
     dataDir: string | undefined;
     logger: Logger;
     niceness?: number | undefined;
-    refuseVersion?: ((version: string | undefined) => string | undefined) | undefined;
+    refuseVersion?: RefuseVersion | undefined;
   },
   refusal: (reason: string) => string,
 ): Promise<EmbeddedDatabase> {

@@ -25,6 +25,9 @@ const RESTART_MAX_DELAY_MS = 10_000;
 /** A server that stayed up this long has recovered: the next crash starts the backoff afresh. */
 const RESTART_RESET_AFTER_MS = 60_000;
 
+/** Why a FerretDB build of `version` may not start on the data (ferretdbDataFormat); undefined: it may. */
+export type RefuseVersion = (version: string | undefined) => string | undefined;
+
 interface Started {
   readonly child: ChildProcess;
   readonly port: number;
@@ -40,8 +43,8 @@ export async function startFerretdb(options: {
   binary?: string | undefined;
   /** The server's nice value (lowerPriority); 0 or undefined: the default priority. */
   niceness?: number | undefined;
-  /** Why this build may not start on the data (ferretdbDataFormat), asked before it runs; undefined: it may. */
-  refuseVersion?: ((version: string | undefined) => string | undefined) | undefined;
+  /** Asked before the build runs: a reason refuses the start. */
+  refuseVersion?: RefuseVersion | undefined;
 }): Promise<EmbeddedDatabase> {
   const { logger } = options;
   const binary = options.binary ?? (await ferretdbBinary());
