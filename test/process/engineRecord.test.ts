@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ferretdbBuild, readableFrom } from '../../src/store/embedded/ferretdbDataFormat';
 import { assertBuilt, startServer, stopWith, temporaryDataDir, waitUntilServing } from '../support/serverProcess';
 import type { LogLine, ServerProcess } from '../support/serverProcess';
 
@@ -143,11 +144,12 @@ describe('the data directory decides the embedded engine', () => {
     const first = readRecord();
     const ownVersion = first.version as string;
     expect(first.lastVersion).toBe(ownVersion);
-    expect(first.readableFrom).toBe(21);
+    const ownForm = readableFrom(ferretdbBuild(ownVersion) as number);
+    expect(first.readableFrom).toBe(ownForm);
     // As if an earlier build had written last: this build reads that, and notes itself as the one writing now.
     fs.writeFileSync(
       path.join(dataDir, 'engine.json'),
-      JSON.stringify({ ...first, version: 'v1.24.2-tally10', lastVersion: 'v1.24.2-tally16' }),
+      JSON.stringify({ ...first, version: 'v1.24.2-tally10', lastVersion: 'v1.24.2-tally16', readableFrom: 16 }),
     );
     const upgraded = start(offline);
     await waitUntilServing(upgraded);
@@ -158,7 +160,7 @@ describe('the data directory decides the embedded engine', () => {
       version: 'v1.24.2-tally10',
       recordedAt: first.recordedAt,
       lastVersion: ownVersion,
-      readableFrom: first.readableFrom,
+      readableFrom: ownForm,
     });
     expect(upgraded.logs.some((line) => line.msg === 'recorded the engine version that now writes the data')).toBe(
       true,
