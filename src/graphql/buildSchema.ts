@@ -15,6 +15,7 @@ import { PreallocateResolver } from './resolvers/PreallocateResolver';
 import { ServerInfoResolver } from './resolvers/ServerInfoResolver';
 import { TopPagesResolver } from './resolvers/TopPagesResolver';
 import { DateTimeScalar } from './scalars/DateTimeScalar';
+import { passPlainArguments } from './PlainArg';
 
 export const resolvers = [
   ServerInfoResolver,
@@ -44,10 +45,12 @@ const noPubSub: PubSub = {
 };
 
 export function buildSchema(): GraphQLSchema {
-  return buildSchemaSync({
-    resolvers,
-    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-    pubSub: noPubSub,
-    validate: false,
-  });
+  return passPlainArguments(
+    buildSchemaSync({
+      resolvers,
+      scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+      pubSub: noPubSub,
+      validate: false,
+    }),
+  );
 }
