@@ -28,7 +28,8 @@ const KEY_DESCRIPTION =
 @Resolver()
 export class HitResolver {
   @Mutation(() => RecordedHitType, {
-    description: 'Counts hits on one page. Returns after the database acknowledged a write holding them.',
+    description:
+      'Counts hits on one page. Returns once they are durable: in the local ingest log with INGEST_ACK=log (the embedded default; the database is written within FLUSH_WINDOW_MS), in the database with INGEST_ACK=database.',
   })
   async recordHit(
     @Ctx() { services, idempotencyKeyHeader }: Context,
@@ -63,7 +64,7 @@ export class HitResolver {
 
   @Mutation(() => RecordHitsPayload, {
     description:
-      'Counts a batch of hits, all or nothing: one invalid hit rejects the batch. Increments are summed per document and written with one bulk write per collection.',
+      'Counts a batch of hits, all or nothing: one invalid hit rejects the batch. Returns once they are durable, as recordHit does. Increments are summed per document, so each document is written once per window (INGEST_ACK=log) or per flush (INGEST_ACK=database).',
   })
   async recordHits(
     @Ctx() { services, idempotencyKeyHeader }: Context,

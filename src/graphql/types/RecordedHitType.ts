@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../scalars/DateTimeScalar';
 
-@ObjectType('RecordedHit', { description: 'A hit as stored, after the database acknowledged it.' })
+@ObjectType('RecordedHit', { description: 'A hit as counted, once it is durable (see recordHit).' })
 export class RecordedHitType {
   @Field({ description: 'The site.' })
   site!: string;
