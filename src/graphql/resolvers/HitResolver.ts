@@ -29,7 +29,7 @@ const KEY_DESCRIPTION =
 export class HitResolver {
   @Mutation(() => RecordedHitType, {
     description:
-      'Counts hits on one page. Returns once they are durable: in the local ingest log with INGEST_ACK=log (the embedded default; the database is written within FLUSH_WINDOW_MS), in the database with INGEST_ACK=database.',
+      'Counts hits on one page. Returns once they are durable: in the local ingest log with INGEST_ACK=log (the embedded default; they reach the database, and queries, about one FLUSH_WINDOW_MS later), in the database with INGEST_ACK=database.',
   })
   async recordHit(
     @Ctx() { services, idempotencyKeyHeader }: Context,
