@@ -28,7 +28,7 @@ const root = path.resolve(__dirname, '..');
  * stored also adds its build to FORMAT_BUILDS (src/store/embedded/ferretdbDataFormat.ts), so no earlier build starts
  * on what it writes.
  */
-const PATCH_TAG = 'tally21';
+const PATCH_TAG = 'tally22';
 const stock = process.argv.includes('--stock');
 const target = path.join(root, '.tools', `ferretdb-${VERSION}${stock ? '' : `-${PATCH_TAG}`}`, 'ferretdb');
 const goEnv = () => ({ ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' });

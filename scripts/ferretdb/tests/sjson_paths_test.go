@@ -326,3 +326,37 @@ func TestTallyPathsIntoCompactObjects(t *testing.T) {
 		}
 	}
 }
+
+// Patch 24: paths go down an integer tree level by level, as they do into a document with a schema.
+func TestTallyPathsIntoIntegerTrees(t *testing.T) {
+	doc := func(pairs ...any) *types.Document { return must.NotFail(types.NewDocument(pairs...)) }
+	o := doc(
+		"h", doc("12", int32(1), "36", int32(2)),
+		"g", doc("x", doc("y", int32(5)), "w", int32(6)),
+		"n", int32(3),
+		"u", doc("v", int32(7)),
+	)
+	d := doc("_id", "x", "o", o, "m", int32(4))
+
+	for _, form := range []tallyForm{tallyCompact, tallyShort} {
+		data := must.NotFail(tallyMarshal(d, form))
+		if !bytes.Contains(data, []byte(tallyIntTreeElem)) && !bytes.Contains(data, []byte(`"o":"M"`)) {
+			t.Fatalf("not written as an integer tree: %s", data)
+		}
+
+		got, ok := tallyUnmarshalPaths(data, NewTallyPaths([]string{"o.h.36", "o.g", "o.n.q", "o.z", "o.u.z"}))
+		if !ok {
+			t.Fatalf("partial decoding gave up on %s", data)
+		}
+
+		want := doc("_id", "x", "o", doc(
+			"h", doc("36", int32(2)),
+			"g", doc("x", doc("y", int32(5)), "w", int32(6)),
+			"n", int32(3),
+			"u", doc(),
+		))
+		if g, w := must.NotFail(Marshal(got)), must.NotFail(Marshal(want)); !bytes.Equal(g, w) {
+			t.Fatalf("got %s, want %s", g, w)
+		}
+	}
+}

@@ -196,7 +196,7 @@ func randCompactValue(r *rand.Rand, depth int, plain bool) any {
 
 func TestTallyCompactRoundTrips(t *testing.T) {
 	r := rand.New(rand.NewSource(16))
-	compact, short, fast := 0, 0, 0
+	compact, trees, short, fast := 0, 0, 0, 0
 	for i := 0; i < 30000; i++ {
 		plain := i%2 == 0
 		d := must.NotFail(types.NewDocument("_id", randString(r, 8)))
@@ -209,7 +209,10 @@ func TestTallyCompactRoundTrips(t *testing.T) {
 		full := must.NotFail(Marshal(d))
 		// Patch 16's form (integer objects compact), which MarshalTally writes when the short one does not apply.
 		compacted := must.NotFail(tallyMarshal(d, tallyCompact))
-		if bytes.Contains(compacted, []byte(tallyIntsElem)) {
+		if bytes.Contains(compacted, []byte(tallyIntTreeElem)) {
+			trees++ // patch 24
+		}
+		if bytes.Contains(compacted, []byte(tallyIntsElem)) || bytes.Contains(compacted, []byte(tallyIntTreeElem)) {
 			compact++
 			if len(compacted) >= len(full) {
 				t.Fatalf("the compact form is not shorter:\n%s\n%s", compacted, full)
@@ -244,8 +247,9 @@ func TestTallyCompactRoundTrips(t *testing.T) {
 			t.Fatalf("fast path gave up on a plain or short document: %s", data)
 		}
 	}
-	if compact < 20000 || short < 15000 || fast < 15000 {
-		t.Fatalf("compact form written %d times, short %d times, fast path taken %d times", compact, short, fast)
+	if compact < 20000 || trees < 1000 || short < 15000 || fast < 15000 {
+		t.Fatalf("compact form written %d times (%d with integer trees), short %d times, fast path taken %d times",
+			compact, trees, short, fast)
 	}
 }
 
@@ -319,6 +323,7 @@ func TestTallyCompactOnlyForDistinctInt32Members(t *testing.T) {
 		{"a double member", must.NotFail(types.NewDocument("a", int32(1), "b", float64(2))), false},
 		{"a null member", must.NotFail(types.NewDocument("a", int32(1), "b", types.Null)), false},
 		{"an object member", must.NotFail(types.NewDocument("a", must.NotFail(types.NewDocument("x", int32(1))))), false},
+		{"an integer array member", must.NotFail(types.NewDocument("a", must.NotFail(types.NewArray(int32(1))))), false},
 		{"a repeated key", must.NotFail(types.NewDocument("a", int32(1), "a", int32(2))), false},
 		{"no members", must.NotFail(types.NewDocument()), false},
 	} {
@@ -334,6 +339,55 @@ func TestTallyCompactOnlyForDistinctInt32Members(t *testing.T) {
 	}
 }
 
+// Patch 24: an object of int32 members and, at any depth, objects of the same kind is one element, {"t":"inttree"}
+// or "M" in the short form, and only such an object; an object of int32 members alone stays patch 16's.
+func TestTallyIntTreeOnlyForIntegerTrees(t *testing.T) {
+	doc := func(pairs ...any) *types.Document { return must.NotFail(types.NewDocument(pairs...)) }
+	for _, c := range []struct {
+		name  string
+		inner *types.Document
+		tree  bool
+	}{
+		{"hours of minutes", doc("18", doc("12", int32(1), "36", int32(2)), "19", doc("0", int32(3))), true},
+		{"three levels and an int32 beside them", doc("a", doc("b", doc("c", int32(1))), "n", int32(4)), true},
+		{"int32 members only", doc("a", int32(1), "b", int32(2)), false},
+		{"an int64 deep inside", doc("a", doc("b", doc("c", int64(1)))), false},
+		{"a double deep inside", doc("a", doc("b", 1.5)), false},
+		{"a null deep inside", doc("a", doc("b", types.Null)), false},
+		{"a string deep inside", doc("a", doc("b", "1")), false},
+		{"an array deep inside", doc("a", doc("b", must.NotFail(types.NewArray(int32(1))))), false},
+		{"an empty object deep inside", doc("a", doc("b", doc())), false},
+		{"a repeated key deep inside", doc("a", doc("b", int32(1), "b", int32(2))), false},
+		{"a repeated key at the top", doc("a", doc("b", int32(1)), "a", doc("b", int32(2))), false},
+	} {
+		d := doc("_id", "x", "o", c.inner)
+		compact := must.NotFail(tallyMarshal(d, tallyCompact))
+		if got := bytes.Contains(compact, []byte(`"o":`+tallyIntTreeElem)); got != c.tree {
+			t.Errorf("%s: %s", c.name, compact)
+		}
+		short := must.NotFail(tallyMarshal(d, tallyShort))
+		if got := bytes.Contains(short, []byte(`"o":"M"`)); got != c.tree {
+			t.Errorf("%s, short: %s", c.name, short)
+		}
+		if strings.Contains(c.name, "repeated") {
+			continue // sjson cannot decode a repeated key in either form
+		}
+		want := must.NotFail(Marshal(d))
+		for _, data := range [][]byte{compact, short, must.NotFail(MarshalTally(d))} {
+			got, err := Unmarshal(data)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", c.name, data, err)
+			}
+			if g := must.NotFail(Marshal(got)); !bytes.Equal(g, want) {
+				t.Errorf("%s: decoded %s, want %s", c.name, g, want)
+			}
+		}
+		if c.tree && len(short) >= len(want)/2 {
+			t.Errorf("%s: the tree's short form (%d bytes) is not under half the full one (%d)", c.name, len(short), len(want))
+		}
+	}
+}
+
 func TestTallyCompactDecodeRefusesWhatItDoesNotWrite(t *testing.T) {
 	for _, data := range []string{
 		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{}}`,
@@ -342,6 +396,17 @@ func TestTallyCompactDecodeRefusesWhatItDoesNotWrite(t *testing.T) {
 		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{"a":2147483648}}`,
 		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":{"a":"1"}}`,
 		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"ints"}},"$k":["_id","o"]},"_id":"x","o":[1]}`,
+		// Patch 24's integer trees, in both forms: what MarshalTally never writes under them.
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"inttree"}},"$k":["_id","o"]},"_id":"x","o":{}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"inttree"}},"$k":["_id","o"]},"_id":"x","o":{"a":{}}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"inttree"}},"$k":["_id","o"]},"_id":"x","o":{"a":{"b":1.5}}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"inttree"}},"$k":["_id","o"]},"_id":"x","o":{"a":{"b":1,"b":2}}}`,
+		`{"$s":{"p":{"_id":{"t":"string"},"o":{"t":"inttree"}},"$k":["_id","o"]},"_id":"x","o":{"a":{"b":[1]}}}`,
+		`{"$s":{"p":{"_id":"s","o":"M"}},"_id":"x","o":{"a":{"b":2147483648}}}`,
+		`{"$s":{"p":{"_id":"s","o":"M"}},"_id":"x","o":{"a":{"b":"1"}}}`,
+		`{"$s":{"p":{"_id":"s","o":"M"}},"_id":"x","o":{"a":1,"a":{"b":1}}}`,
+		`{"$s":{"p":{"_id":"s","o":"M"}},"_id":"x","o":{"a":null}}`,
+		`{"$s":{"p":{"_id":"s","o":"M"}},"_id":"x","o":7}`,
 	} {
 		if d, err := Unmarshal([]byte(data)); err == nil {
 			t.Errorf("decoded %s as %s", data, types.FormatAnyValue(d))

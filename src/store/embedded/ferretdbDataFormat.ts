@@ -1,14 +1,17 @@
 /**
- * Which of tally's FerretDB builds can read an embedded data directory. Three patches changed how the SQLite backend
- * stores a document (docs/ferretdb.md, patches 16, 18 and 23): each build reads every earlier form, but what it
+ * Which of tally's FerretDB builds can read an embedded data directory. Four patches changed how the SQLite backend
+ * stores a document (docs/ferretdb.md, patches 16, 18, 23 and 24): each build reads every earlier form, but what it
  * writes fails to read on a build before it, query after query. So every start notes in the data directory's record
  * (engine.json) the oldest build that reads what it writes, and a start with an older build is refused before
  * FerretDB runs: checking out an earlier tally beside a data directory a later one wrote would otherwise start and
  * fail every read. The figure is the writer's, because an earlier checkout cannot know the forms that came after it.
  */
 
-/** Builds whose writes no earlier build reads: `tally14` (patch 16), `tally16` (patch 18), `tally21` (patch 23). */
-export const FORMAT_BUILDS: readonly number[] = [14, 16, 21];
+/**
+ * Builds whose writes no earlier build reads: `tally14` (patch 16), `tally16` (patch 18), `tally21` (patch 23),
+ * `tally22` (patch 24).
+ */
+export const FORMAT_BUILDS: readonly number[] = [14, 16, 21, 22];
 
 const PATCHED = /^v?\d+\.\d+\.\d+-tally(\d+)$/;
 const STOCK = /^v?\d+\.\d+\.\d+$/;

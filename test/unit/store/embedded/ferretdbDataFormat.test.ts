@@ -37,7 +37,8 @@ describe('readableFrom: the oldest build that reads what a build wrote', () => {
     [16, 16],
     [20, 16],
     [21, 21],
-    [99, 21],
+    [22, 22],
+    [99, 22],
   ])('tally%i → tally%i', (build, oldest) => {
     expect(readableFrom(build)).toBe(oldest);
   });
@@ -53,7 +54,8 @@ describe('ferretdbDowngradeRefusal', () => {
   test.each([
     [{ lastVersion: 'v1.24.2-tally21' }, 'v1.24.2-tally21', false],
     [{ lastVersion: 'v1.24.2-tally20' }, 'v1.24.2-tally21', false],
-    [{ lastVersion: 'v1.24.2-tally22' }, 'v1.24.2-tally21', false],
+    [{ lastVersion: 'v1.24.2-tally23' }, 'v1.24.2-tally22', false],
+    [{ lastVersion: 'v1.24.2-tally22' }, 'v1.24.2-tally21', true],
     [{ lastVersion: 'v1.24.2-tally15' }, 'v1.24.2-tally14', false],
     [{ lastVersion: 'v1.24.2' }, 'v1.24.2-tally10', false],
     [{ lastVersion: 'v1.24.2-tally21' }, 'v1.24.2-tally20', true],
@@ -72,7 +74,7 @@ describe('ferretdbDowngradeRefusal', () => {
 
   it('says which build wrote the data, which builds read it, which one this is, and what to do', () => {
     expect(ferretdbDowngradeRefusal('/data', { lastVersion: 'v1.24.2-tally22' }, 'v1.24.2-tally20')).toBe(
-      "the data in /data was last written by FerretDB v1.24.2-tally22, in a form only tally's builds from tally21 " +
+      "the data in /data was last written by FerretDB v1.24.2-tally22, in a form only tally's builds from tally22 " +
         'on read, and this one is FerretDB v1.24.2-tally20: start it with the tally that wrote it or a later one, ' +
         'or set TALLY_DATA_DIR to another directory to start afresh',
     );
@@ -82,6 +84,7 @@ describe('ferretdbDowngradeRefusal', () => {
 describe('readableAfterStart: what the record says once a build started on the data', () => {
   test.each([
     [undefined, 'v1.24.2-tally21', 21],
+    [undefined, 'v1.24.2-tally22', 22],
     [undefined, 'v1.24.2-tally13', 0],
     [undefined, 'v1.24.2', 0],
     [undefined, undefined, 0],
