@@ -32,8 +32,8 @@ it('cuts the write-ahead log back to 4 MiB after a transaction larger than that'
     const grown = fs.statSync(wal).size;
     expect(grown).toBeGreaterThan(8 * MIB);
     // The commit checkpointed the log (it is over SQLite's 1,000-page threshold); a later write starts it again from
-    // the beginning, and that is when the limit cuts the file (the second small write did, in every run here). Without
-    // the limit the file keeps its size for good.
+    // the beginning, and that is when the limit cuts the file (the second small write did when this was written).
+    // Without the limit the file keeps its size for good.
     const sizes: number[] = [];
     for (let write = 0; write < 10 && (sizes.at(-1) ?? grown) > 4 * MIB; write++) {
       await collection.insertOne({ _id: -1 - write, text: 'small' });
